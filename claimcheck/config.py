@@ -1,0 +1,198 @@
+"""The pipeline configuration: one YAML file parsed once into pydantic models.
+
+The file names providers, budgets, tier weights, the LLM and the fetcher. Secrets never live
+in it: a section names the environment variable that holds its key (`api_key_env`).
+A wrong key or value stops start-up with a message that names it.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from pathlib import Path
+from typing import Annotated, Literal
+
+import yaml
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+PROVIDER_NAMES = ("local", "serper", "brave", "searxng", "yacy", "gdelt", "google")
+ProviderName = Literal["local", "serper", "brave", "searxng", "yacy", "gdelt", "google"]
+Tier = Literal["official", "wire", "trade", "other", "social"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ProviderConfig(_Strict):
+    """One search provider. Keys come from the environment variable named here."""
+
+    enabled: bool = True
+    api_key_env: str | None = None
+    base_url: str | None = None
+    timeout_s: Annotated[float, Field(gt=0, le=60)] = 4.0
+    retries: Annotated[int, Field(ge=0, le=5)] = 2
+    rate_per_minute: Annotated[int, Field(gt=0, le=6000)] = 60
+    breaker_failures: Annotated[int, Field(ge=1, le=100)] = 5
+    breaker_cooldown_s: Annotated[float, Field(gt=0, le=3600)] = 600.0
+    cost_per_query_usd: Annotated[float, Field(ge=0)] = 0.0
+    options: dict[str, str | int | float | bool] = Field(default_factory=dict)
+
+    def api_key(self) -> str | None:
+        return os.environ.get(self.api_key_env) if self.api_key_env else None
+
+
+class SearchConfig(_Strict):
+    provider: Literal["auto", "local", "serper", "brave", "searxng", "yacy", "gdelt", "google"] = (
+        "auto"
+    )
+    cascade_order: list[ProviderName] = Field(default_factory=lambda: ["local"])
+    providers: dict[ProviderName, ProviderConfig] = Field(
+        default_factory=lambda: {"local": ProviderConfig()}
+    )
+    max_results: Annotated[int, Field(ge=1, le=100)] = 10
+    lang: str | None = "en"
+
+    @model_validator(mode="after")
+    def _cascade_names_configured(self) -> SearchConfig:
+        missing = [name for name in self.cascade_order if name not in self.providers]
+        if missing:
+            raise ValueError(f"cascade_order names providers with no section: {missing}")
+        if not self.cascade_order:
+            raise ValueError("cascade_order must name at least one provider")
+        if self.provider != "auto" and self.provider not in self.providers:
+            raise ValueError(f"provider {self.provider!r} has no section under providers")
+        return self
+
+
+class BudgetConfig(_Strict):
+    max_queries: Annotated[int, Field(ge=1, le=50)] = 10
+    top_k_results: Annotated[int, Field(ge=1, le=50)] = 8
+    crawls_per_turn: Annotated[int, Field(ge=1, le=10)] = 2
+    total_crawls: Annotated[int, Field(ge=1, le=50)] = 4
+    agreement_score: Annotated[float, Field(gt=0, le=10)] = 1.6
+    daily_usd: Annotated[float, Field(ge=0)] = 5.0
+    monthly_usd: Annotated[float, Field(ge=0)] = 100.0
+    dedupe_window_hours: Annotated[int, Field(ge=0)] = 24
+
+    @model_validator(mode="after")
+    def _per_turn_within_total(self) -> BudgetConfig:
+        if self.crawls_per_turn > self.total_crawls:
+            raise ValueError("crawls_per_turn cannot exceed total_crawls")
+        return self
+
+
+class WeightConfig(_Strict):
+    official: Annotated[float, Field(ge=0, le=1)] = 1.0
+    wire: Annotated[float, Field(ge=0, le=1)] = 0.8
+    trade: Annotated[float, Field(ge=0, le=1)] = 0.6
+    other: Annotated[float, Field(ge=0, le=1)] = 0.4
+    social: Annotated[float, Field(ge=0, le=1)] = 0.0
+
+    def for_tier(self, tier: str) -> float:
+        return float(getattr(self, tier))
+
+
+class LLMPrompts(_Strict):
+    rewrite: str = "claimcheck/prompts/rewrite_query.txt"
+    stance: str = "claimcheck/prompts/stance.txt"
+    proof: str = "claimcheck/prompts/proof.txt"
+
+
+class LLMConfig(_Strict):
+    """No model means the deterministic components run. A configured model that fails is an
+    error, never a silent fallback."""
+
+    model: str | None = None
+    embedding_model: str | None = None
+    api_key_env: str | None = None
+    api_base: str | None = None
+    timeout_s: Annotated[float, Field(gt=0, le=300)] = 20.0
+    temperature: Annotated[float, Field(ge=0, le=2)] = 0.0
+    max_tokens: Annotated[int, Field(ge=16, le=32000)] = 1024
+    prompts: LLMPrompts = Field(default_factory=LLMPrompts)
+
+
+class FirecrawlConfig(_Strict):
+    api_url: str | None = None
+    api_key_env: str = "FIRECRAWL_API_KEY"
+
+
+class FetcherConfig(_Strict):
+    kind: Literal["http", "firecrawl"] = "http"
+    timeout_s: Annotated[float, Field(gt=0, le=120)] = 15.0
+    max_bytes: Annotated[int, Field(ge=1024, le=100_000_000)] = 5_000_000
+    cache_ttl_hours: Annotated[int, Field(ge=0)] = 24 * 7
+    concurrency: Annotated[int, Field(ge=1, le=32)] = 4
+    firecrawl: FirecrawlConfig = Field(default_factory=FirecrawlConfig)
+
+
+class FactCheckConfig(_Strict):
+    enabled: bool = False
+    api_key_env: str = "FACTCHECK_GOOGLE_API_KEY"
+    max_results: Annotated[int, Field(ge=1, le=50)] = 3
+    cache_ttl_hours: Annotated[int, Field(ge=0)] = 48
+    rate_per_minute: Annotated[int, Field(gt=0)] = 60
+    min_claim_length: Annotated[int, Field(ge=0)] = 20
+
+
+class PipelineConfig(_Strict):
+    search: SearchConfig = Field(default_factory=SearchConfig)
+    budgets: BudgetConfig = Field(default_factory=BudgetConfig)
+    weights: WeightConfig = Field(default_factory=WeightConfig)
+    llm: LLMConfig = Field(default_factory=LLMConfig)
+    fetcher: FetcherConfig = Field(default_factory=FetcherConfig)
+    factcheck: FactCheckConfig = Field(default_factory=FactCheckConfig)
+
+
+class ConfigError(ImproperlyConfigured):
+    """The pipeline configuration file is missing, unreadable or invalid."""
+
+
+def _describe(error: ValidationError) -> str:
+    lines = []
+    for item in error.errors():
+        where = ".".join(str(part) for part in item["loc"]) or "(top level)"
+        lines.append(f"{where}: {item['msg']}")
+    return "; ".join(lines)
+
+
+def load_config(path: str | Path) -> PipelineConfig:
+    """Parse and validate one YAML file. Raises ConfigError naming the offending key."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read pipeline config {path}: {exc.strerror}") from exc
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"pipeline config {path} is not valid YAML: {exc}") from exc
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise ConfigError(f"pipeline config {path} must be a mapping at the top level")
+    try:
+        config = PipelineConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise ConfigError(f"pipeline config {path} is invalid: {_describe(exc)}") from exc
+    for name, prompt in config.llm.prompts:
+        if config.llm.model and not resolve_path(prompt).is_file():
+            raise ConfigError(f"pipeline config {path}: llm.prompts.{name}: no file at {prompt}")
+    return config
+
+
+def resolve_path(path: str) -> Path:
+    """Relative paths in the config are relative to the project root."""
+    candidate = Path(path)
+    return candidate if candidate.is_absolute() else Path(settings.BASE_DIR) / candidate
+
+
+@functools.cache
+def get_config() -> PipelineConfig:
+    return load_config(settings.CLAIMCHECK_CONFIG)
+
+
+def reload_config() -> PipelineConfig:
+    get_config.cache_clear()
+    return get_config()

@@ -1,0 +1,12 @@
+from typing import Any
+
+from django.http import HttpRequest
+
+from claimcheck.roles import is_admin, is_editor
+
+
+def roles(request: HttpRequest) -> dict[str, Any]:
+    user = getattr(request, "user", None)
+    if user is None:
+        return {}
+    return {"user_is_editor": is_editor(user), "user_is_admin": is_admin(user)}

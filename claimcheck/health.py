@@ -1,0 +1,33 @@
+"""Liveness and readiness: is the database reachable, is the task broker reachable?"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import connection
+from django.db.utils import Error as DatabaseError
+
+logger = logging.getLogger(__name__)
+
+
+def database_ok() -> tuple[bool, str]:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError as exc:
+        logger.warning("health: database unreachable", extra={"error": str(exc)})
+        return False, type(exc).__name__
+    return True, connection.vendor
+
+
+def broker_ok() -> tuple[bool, str]:
+    from django_q.brokers import get_broker
+
+    try:
+        broker = get_broker()
+        alive = bool(broker.ping())
+    except Exception as exc:  # noqa: BLE001 - any broker failure means "down", and is reported
+        logger.warning("health: broker unreachable", extra={"error": str(exc)})
+        return False, type(exc).__name__
+    return alive, type(broker).__name__.lower()

@@ -1,0 +1,45 @@
+"""First-run set-up: a first admin user (printed once) and whatever demo data is installed."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandParser
+
+from claimcheck.roles import ADMINS, EDITORS
+
+
+class Command(BaseCommand):
+    help = "Create a first admin (if there is no user yet) and load the demo data."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--username", default="admin")
+        parser.add_argument("--no-demo", action="store_true", help="skip the demo corpus")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        user_model = get_user_model()
+        username = options["username"]
+        if not user_model.objects.exists():
+            password = secrets.token_urlsafe(12)
+            user = user_model.objects.create_superuser(username=username, password=password)
+            user.groups.add(*Group.objects.filter(name__in=[EDITORS, ADMINS]))
+            self.stdout.write(
+                self.style.SUCCESS(
+                    f"Created the first admin. Log in as {username!r} with password {password!r}"
+                    " (change it under /admin/)."
+                )
+            )
+        else:
+            self.stdout.write("Users exist already; no admin created.")
+        if not options["no_demo"] and "load_demo" in _commands():
+            call_command("load_demo", stdout=self.stdout)
+
+
+def _commands() -> set[str]:
+    from django.core.management import get_commands
+
+    return set(get_commands())

@@ -1,0 +1,181 @@
+"""Core models: the claim, its live event log, and API tokens."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import unicodedata
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+CLAIM_MAX_CHARS = 2000
+
+
+def normalize_claim_text(text: str) -> str:
+    """Fold case, accents, punctuation and white space so that re-submissions match."""
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    folded = re.sub(r"[^\w\s%.-]", " ", folded.lower())
+    return re.sub(r"\s+", " ", folded).strip(" .")
+
+
+def claim_hash(text: str) -> str:
+    return hashlib.sha256(normalize_claim_text(text).encode("utf-8")).hexdigest()
+
+
+class ClaimStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DECIDED = "decided", "Decided"
+    FAILED = "failed", "Failed"
+
+
+class Outcome(models.TextChoices):
+    TRUE = "true", "True"
+    FALSE = "false", "False"
+    INVALID = "invalid", "Invalid"
+
+
+class Claim(models.Model):
+    text = models.TextField()
+    normalized_hash = models.CharField(max_length=64, db_index=True)
+    timeframe_start = models.DateTimeField(null=True, blank=True)
+    timeframe_end = models.DateTimeField(null=True, blank=True)
+    timeframe_source = models.CharField(
+        max_length=16, blank=True, help_text="given, or parsed from the claim text"
+    )
+    source_channel = models.CharField(max_length=200, blank=True)
+    status = models.CharField(
+        max_length=16, choices=ClaimStatus.choices, default=ClaimStatus.QUEUED
+    )
+    # The effective outcome (the verdict's, or the latest override's), kept here for the queue.
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
+    overridden = models.BooleanField(default=False)
+    reviewed_at = models.DateTimeField(null=True, blank=True)
+    queries_used = models.PositiveIntegerField(default=0)
+    crawls_used = models.PositiveIntegerField(default=0)
+    evidence_count = models.PositiveIntegerField(default=0)
+    support_total = models.FloatField(default=0)
+    refute_total = models.FloatField(default=0)
+    cost_usd = models.DecimalField(max_digits=10, decimal_places=6, default=0)
+    run_number = models.PositiveIntegerField(default=1)
+    error = models.TextField(blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        related_name="claims",
+    )
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="claim_status_created"),
+            models.Index(fields=["outcome", "-created_at"], name="claim_outcome_created"),
+            models.Index(fields=["source_channel"], name="claim_channel"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(timeframe_start__isnull=True)
+                | Q(timeframe_end__isnull=True)
+                | Q(timeframe_start__lte=F("timeframe_end")),
+                name="claim_timeframe_ordered",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:80]
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if not self.normalized_hash:
+            self.normalized_hash = claim_hash(self.text)
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.status in {ClaimStatus.DECIDED, ClaimStatus.FAILED}
+
+
+class EventKind(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    QUERY = "query", "Query composed"
+    SEARCH = "search", "Search run"
+    GATE = "gate", "Snippet gate"
+    CRAWL = "crawl", "Page read"
+    EVIDENCE = "evidence", "Evidence"
+    FACTCHECK = "factcheck", "Fact-check lookup"
+    DECISION = "decision", "Decision"
+    VERDICT = "verdict", "Verdict"
+    OVERRIDE = "override", "Override"
+    ERROR = "error", "Error"
+
+
+class PipelineEvent(models.Model):
+    """One step of a claim's pipeline: the live timeline and the instrumentation at once."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="events")
+    sequence = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=EventKind.choices)
+    message = models.CharField(max_length=500)
+    payload = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["claim", "sequence"]
+        constraints = [
+            models.UniqueConstraint(fields=["claim", "sequence"], name="event_claim_sequence"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.claim_id}#{self.sequence} {self.kind}: {self.message}"
+
+
+def _token_digest(raw: str) -> str:
+    return hashlib.sha256(raw.encode("utf-8")).hexdigest()
+
+
+class ApiToken(models.Model):
+    """A bearer token for the JSON API. Only its SHA-256 digest is stored."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(max_length=100)
+    prefix = models.CharField(max_length=12, db_index=True)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.prefix}… ({self.name}, {self.user})"
+
+    @classmethod
+    def issue(cls, *, user: object, name: str) -> tuple[ApiToken, str]:
+        """Create a token and return it with its raw value, which is shown once and never stored."""
+        raw = "cc_" + secrets.token_urlsafe(32)
+        token = cls.objects.create(user=user, name=name, prefix=raw[:10], digest=_token_digest(raw))
+        return token, raw
+
+    @classmethod
+    def authenticate(cls, raw: str) -> ApiToken | None:
+        token = (
+            cls.objects.select_related("user")
+            .filter(digest=_token_digest(raw), revoked_at__isnull=True, user__is_active=True)
+            .first()
+        )
+        if token is not None:
+            cls.objects.filter(pk=token.pk).update(last_used_at=timezone.now())
+        return token
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None

@@ -1,0 +1,164 @@
+"""Django settings. Everything that differs between machines comes from the environment."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+
+from claimcheck.env import database_from_url, env_bool, env_int, env_list, env_str
+
+# litellm must never reach out for its price list at import time.
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+DEBUG = env_bool("DJANGO_DEBUG", default=False)
+SECRET_KEY = env_str("DJANGO_SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+    SECRET_KEY = "insecure-development-key-do-not-use-in-production"  # noqa: S105
+
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "django_htmx",
+    "template_partials",
+    "ninja",
+    "django_q",
+    "claimcheck",
+    "harvester",
+    "evidence",
+    "decisions",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "claimcheck.middleware.LoginRequiredMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "claimcheck.urls"
+WSGI_APPLICATION = "claimcheck.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "claimcheck.context_processors.roles",
+            ],
+        },
+    },
+]
+
+DATABASES = {
+    "default": database_from_url(
+        env_str("DATABASE_URL", "sqlite:///db.sqlite3"), base_dir=BASE_DIR
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "login"
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = False
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", default=not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SECURE_CONTENT_TYPE_NOSNIFF = True
+X_FRAME_OPTIONS = "DENY"
+if env_bool("DJANGO_BEHIND_TLS_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# Task queue: the ORM broker on the embedded default, Redis when REDIS_URL is set.
+# A task may run for `timeout` seconds; it is handed out again after `retry` seconds
+# (so retry must exceed timeout) and given up after `max_attempts`.
+REDIS_URL = env_str("REDIS_URL")
+Q_CLUSTER: dict[str, object] = {
+    "name": "claimcheck",
+    "workers": env_int("CLAIMCHECK_WORKERS", default=1, minimum=1),
+    "recycle": 200,
+    "timeout": env_int("CLAIMCHECK_TASK_TIMEOUT", default=600, minimum=10),
+    "retry": env_int("CLAIMCHECK_TASK_RETRY", default=720, minimum=11),
+    "max_attempts": env_int("CLAIMCHECK_TASK_MAX_ATTEMPTS", default=3, minimum=1),
+    "ack_failures": True,
+    "catch_up": False,
+    "save_limit": 1000,
+    "label": "Tasks",
+    "poll": 0.5,
+}
+if REDIS_URL:
+    Q_CLUSTER["redis"] = REDIS_URL
+else:
+    Q_CLUSTER["orm"] = "default"
+if int(str(Q_CLUSTER["retry"])) <= int(str(Q_CLUSTER["timeout"])):
+    raise ImproperlyConfigured("CLAIMCHECK_TASK_RETRY must be larger than CLAIMCHECK_TASK_TIMEOUT")
+
+# Pipeline configuration (providers, budgets, weights, LLM): one YAML file.
+CLAIMCHECK_CONFIG = env_str("CLAIMCHECK_CONFIG", str(BASE_DIR / "claimcheck" / "default.yaml"))
+# Outbound fetching never reaches loopback/private addresses unless this is on (tests only).
+CLAIMCHECK_HTTP_ALLOW_LOOPBACK = env_bool("CLAIMCHECK_HTTP_ALLOW_LOOPBACK", default=False)
+# Drop query text from logs when it may carry personal data.
+CLAIMCHECK_SCRUB_QUERY_LOGS = env_bool("CLAIMCHECK_SCRUB_QUERY_LOGS", default=False)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"json": {"()": "claimcheck.logs.JsonFormatter"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "root": {"handlers": ["console"], "level": env_str("CLAIMCHECK_LOG_LEVEL", "INFO")},
+    "loggers": {
+        "LiteLLM": {"level": "WARNING"},
+        "httpx": {"level": "WARNING"},
+        "trafilatura": {"level": "ERROR"},
+        "htmldate": {"level": "ERROR"},
+    },
+}

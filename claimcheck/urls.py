@@ -1,0 +1,21 @@
+"""URL root: assembles the apps' pages and the JSON API."""
+
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from claimcheck import views
+from claimcheck.api import api
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path(
+        "login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
+    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("admin/", admin.site.urls),
+    path("api/", api.urls),
+]

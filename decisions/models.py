@@ -1,0 +1,60 @@
+"""Judging models: verdicts and the editors' overrides of them."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from claimcheck.models import Claim, Outcome
+
+
+class VerdictReason(models.TextChoices):
+    SUFFICIENT = "sufficient", "Sufficient evidence"
+    INSUFFICIENT = "insufficient", "Insufficient evidence"
+    CONFLICTING = "conflicting", "Conflicting evidence"
+    NO_SOURCES = "no_sources", "No sources found"
+
+
+class Verdict(models.Model):
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="verdicts")
+    run_number = models.PositiveIntegerField(default=1)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    reason = models.CharField(max_length=16, choices=VerdictReason.choices)
+    proof_markdown = models.TextField()
+    support_total = models.FloatField(default=0)
+    refute_total = models.FloatField(default=0)
+    sources = models.JSONField(default=list)
+    debug = models.JSONField(default=dict)
+    decided_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-decided_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(fields=["claim", "run_number"], name="verdict_claim_run"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.claim_id}: {self.outcome}"
+
+
+class Override(models.Model):
+    """An editor's change of a verdict's outcome. Rows are only ever added, never edited."""
+
+    verdict = models.ForeignKey(Verdict, on_delete=models.CASCADE, related_name="overrides")
+    editor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    from_outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    to_outcome = models.CharField(max_length=16, choices=Outcome.choices)
+    reason = models.TextField()
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(reason=""), name="override_reason_required"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_outcome} → {self.to_outcome} by {self.editor_id}"

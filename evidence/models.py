@@ -1,0 +1,190 @@
+"""Reading models: the domain registry, fetched pages, evidence and fact-check matches."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+from claimcheck.models import Claim
+
+
+class Tier(models.TextChoices):
+    OFFICIAL = "official", "Official"
+    WIRE = "wire", "Wire"
+    TRADE = "trade", "Trade press"
+    OTHER = "other", "Other"
+    SOCIAL = "social", "Social (context only)"
+
+
+class Domain(models.Model):
+    """A registrable domain (`reuters.com`) or a suffix rule (`.gov`, `europa.eu`).
+    Lookup picks the longest matching name."""
+
+    name = models.CharField(max_length=253, unique=True)
+    tier = models.CharField(max_length=16, choices=Tier.choices, default=Tier.OTHER)
+    weight_override = models.FloatField(null=True, blank=True)
+    denied = models.BooleanField(default=False, help_text="never fetched, never counted")
+    note = models.CharField(max_length=300, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["name"]
+        indexes = [models.Index(fields=["tier", "denied"], name="domain_tier_denied")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(weight_override__isnull=True)
+                | models.Q(weight_override__gte=0, weight_override__lte=1),
+                name="domain_weight_in_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def allowed(self) -> bool:
+        return not self.denied
+
+
+class ContentDepth(models.TextChoices):
+    FULL = "full", "Full text"
+    PARTIAL = "partial", "Partial"
+    SNIPPET = "snippet", "Snippet only"
+
+
+class VerificationStatus(models.TextChoices):
+    VERIFIED = "verified", "Verified"
+    PARTIAL = "partial", "Partial access"
+    FAILED = "failed", "Failed"
+
+
+class Page(models.Model):
+    url = models.CharField(max_length=2048, unique=True, help_text="canonical URL")
+    final_url = models.CharField(max_length=2048, blank=True)
+    domain = models.CharField(max_length=253, db_index=True)
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    title = models.TextField(blank=True)
+    content_type = models.CharField(max_length=120, blank=True)
+    text = models.TextField(blank=True)
+    html = models.TextField(blank=True, help_text="kept for re-extraction; capped")
+    published_at = models.DateTimeField(null=True, blank=True)
+    modified_at = models.DateTimeField(null=True, blank=True)
+    date_source = models.CharField(max_length=80, blank=True)
+    language = models.CharField(max_length=12, blank=True)
+    metadata = models.JSONField(default=dict, blank=True)
+    fetcher = models.CharField(max_length=32, blank=True)
+    fetched_at = models.DateTimeField(default=timezone.now)
+    scraped_chars = models.PositiveIntegerField(default=0)
+    content_depth = models.CharField(
+        max_length=16, choices=ContentDepth.choices, default=ContentDepth.FULL
+    )
+    verification_status = models.CharField(
+        max_length=16, choices=VerificationStatus.choices, default=VerificationStatus.VERIFIED
+    )
+    error = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-fetched_at"]
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class Stance(models.TextChoices):
+    SUPPORT = "support", "Supports"
+    REFUTE = "refute", "Refutes"
+    NEUTRAL = "neutral", "Neutral"
+
+
+class Confidence(models.TextChoices):
+    HIGH = "high", "High"
+    MEDIUM = "medium", "Medium"
+    LOW = "low", "Low"
+
+
+class Method(models.TextChoices):
+    SNIPPET = "snippet", "Search snippet"
+    STRUCTURED = "structured", "Structured data"
+    RERANK = "rerank", "Reranked chunk"
+    LLM = "llm", "LLM reading"
+    FACTCHECK = "factcheck", "Fact-check"
+
+
+class Evidence(models.Model):
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="evidence")
+    page = models.ForeignKey(
+        Page, null=True, blank=True, on_delete=models.SET_NULL, related_name="evidence"
+    )
+    url = models.CharField(max_length=2048)
+    title = models.TextField(blank=True)
+    domain = models.CharField(max_length=253, help_text="registrable domain")
+    tier = models.CharField(max_length=16, choices=Tier.choices)
+    weight = models.FloatField()
+    event_at = models.DateTimeField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    date_source = models.CharField(max_length=80, blank=True)
+    source_quote = models.TextField(blank=True)
+    stance = models.CharField(max_length=16, choices=Stance.choices, default=Stance.NEUTRAL)
+    stance_score = models.FloatField(default=0)
+    method = models.CharField(max_length=16, choices=Method.choices)
+    confidence = models.CharField(
+        max_length=8, choices=Confidence.choices, default=Confidence.LOW
+    )
+    in_window = models.BooleanField(null=True, blank=True)
+    http_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    content_depth = models.CharField(max_length=16, choices=ContentDepth.choices)
+    scraped_chars = models.PositiveIntegerField(default=0)
+    verification_status = models.CharField(
+        max_length=16, choices=VerificationStatus.choices, default=VerificationStatus.VERIFIED
+    )
+    attempt = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        verbose_name_plural = "evidence"
+        ordering = ["claim", "-weight", "id"]
+        indexes = [
+            models.Index(fields=["claim", "stance"], name="evidence_claim_stance"),
+            models.Index(fields=["domain"], name="evidence_domain_name"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stance} {self.domain} ({self.weight})"
+
+
+class FactCheckMatch(models.Model):
+    """A published fact-check that matches a claim (Google Fact Check Tools)."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="fact_checks")
+    claim_reviewed = models.TextField(blank=True)
+    publisher = models.CharField(max_length=200)
+    publisher_site = models.CharField(max_length=253, blank=True)
+    rating = models.CharField(max_length=200, blank=True)
+    url = models.CharField(max_length=2048)
+    review_date = models.DateTimeField(null=True, blank=True)
+    matched_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "item_fact_checks"
+        ordering = ["-matched_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["claim", "url"], name="factcheck_claim_url"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.publisher}: {self.rating}"
+
+
+class FactCheckCache(models.Model):
+    """The answer for one normalized claim, kept for a TTL so lookups are not repeated."""
+
+    normalized_hash = models.CharField(max_length=64, unique=True)
+    result = models.JSONField(default=list)
+    cached_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"{self.normalized_hash[:12]} @ {self.cached_at:%Y-%m-%d}"
