@@ -12,7 +12,15 @@ class PipelineEventInline(admin.TabularInline):
 
 @admin.register(Claim)
 class ClaimAdmin(admin.ModelAdmin):
-    list_display = ("id", "short_text", "status", "outcome", "overridden", "source_channel", "created_at")
+    list_display = (
+        "id",
+        "short_text",
+        "status",
+        "outcome",
+        "overridden",
+        "source_channel",
+        "created_at",
+    )
     list_filter = ("status", "outcome", "overridden")
     search_fields = ("text", "source_channel")
     readonly_fields = ("normalized_hash", "created_at", "updated_at", "started_at", "decided_at")

@@ -28,8 +28,10 @@ class TokenAuth(HttpBearer):
 api = NinjaAPI(
     title="ClaimCheck API",
     version="1",
-    description="Check factual claims against the web. Authenticate with `Authorization: Bearer <token>`"
-    " (tokens come from `manage.py apitoken create`).",
+    description=(
+        "Check factual claims against the web. Authenticate with"
+        " `Authorization: Bearer <token>` (tokens come from `manage.py apitoken create`)."
+    ),
     auth=TokenAuth(),
     docs_decorator=login_required,
     urls_namespace="api",
@@ -74,3 +76,17 @@ def me(request: HttpRequest) -> dict[str, Any]:
         "editor": is_editor(request.user),
         "admin": is_admin(request.user),
     }
+
+
+def _mount_app_routers() -> None:
+    # Imported here, not at the top: the core must not depend on the apps it assembles.
+    from decisions.api import router as decisions_router
+    from evidence.api import router as evidence_router
+    from harvester.api import router as harvester_router
+
+    api.add_router("", harvester_router)
+    api.add_router("", evidence_router)
+    api.add_router("", decisions_router)
+
+
+_mount_app_routers()

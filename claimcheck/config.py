@@ -44,14 +44,20 @@ class ProviderConfig(_Strict):
         return os.environ.get(self.api_key_env) if self.api_key_env else None
 
 
+def _default_cascade() -> list[ProviderName]:
+    return ["local"]
+
+
+def _default_providers() -> dict[ProviderName, ProviderConfig]:
+    return {"local": ProviderConfig()}
+
+
 class SearchConfig(_Strict):
     provider: Literal["auto", "local", "serper", "brave", "searxng", "yacy", "gdelt", "google"] = (
         "auto"
     )
-    cascade_order: list[ProviderName] = Field(default_factory=lambda: ["local"])
-    providers: dict[ProviderName, ProviderConfig] = Field(
-        default_factory=lambda: {"local": ProviderConfig()}
-    )
+    cascade_order: list[ProviderName] = Field(default_factory=_default_cascade)
+    providers: dict[ProviderName, ProviderConfig] = Field(default_factory=_default_providers)
     max_results: Annotated[int, Field(ge=1, le=100)] = 10
     lang: str | None = "en"
 

@@ -56,14 +56,18 @@ def database_from_url(url: str, *, base_dir: Path) -> dict[str, Any]:
     if scheme == "sqlite":
         raw_path = unquote(parts.path)
         # sqlite:///relative.db -> "relative.db"; sqlite:////abs/path.db -> "/abs/path.db"
-        path = raw_path[1:] if raw_path.startswith("/") else raw_path
-        if not path:
+        relative = raw_path[1:] if raw_path.startswith("/") else raw_path
+        if not relative:
             raise ImproperlyConfigured("DATABASE_URL sqlite:/// needs a file path")
-        name = Path(path) if Path(path).is_absolute() else base_dir / path
+        db_path = Path(relative) if Path(relative).is_absolute() else base_dir / relative
         return {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": str(name),
-            "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": _SQLITE_INIT},
+            "NAME": str(db_path),
+            "OPTIONS": {
+                "timeout": 20,
+                "transaction_mode": "IMMEDIATE",
+                "init_command": _SQLITE_INIT,
+            },
         }
     if scheme in {"postgres", "postgresql", "pgsql"}:
         name = unquote(parts.path.lstrip("/"))

@@ -27,7 +27,7 @@ def broker_ok() -> tuple[bool, str]:
     try:
         broker = get_broker()
         alive = bool(broker.ping())
-    except Exception as exc:  # noqa: BLE001 - any broker failure means "down", and is reported
+    except Exception as exc:
         logger.warning("health: broker unreachable", extra={"error": str(exc)})
         return False, type(exc).__name__
     return alive, type(broker).__name__.lower()

@@ -64,7 +64,10 @@ class Claim(models.Model):
     run_number = models.PositiveIntegerField(default=1)
     error = models.TextField(blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="claims",
     )
     created_at = models.DateTimeField(default=timezone.now, db_index=True)

@@ -76,9 +76,7 @@ TEMPLATES = [
 ]
 
 DATABASES = {
-    "default": database_from_url(
-        env_str("DATABASE_URL", "sqlite:///db.sqlite3"), base_dir=BASE_DIR
-    )
+    "default": database_from_url(env_str("DATABASE_URL", "sqlite:///db.sqlite3"), base_dir=BASE_DIR)
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -124,6 +122,7 @@ if env_bool("DJANGO_BEHIND_TLS_PROXY", default=False):
 REDIS_URL = env_str("REDIS_URL")
 Q_CLUSTER: dict[str, object] = {
     "name": "claimcheck",
+    "cluster_name": env_str("CLAIMCHECK_QUEUE", "claimcheck"),
     "workers": env_int("CLAIMCHECK_WORKERS", default=1, minimum=1),
     "recycle": 200,
     "timeout": env_int("CLAIMCHECK_TASK_TIMEOUT", default=600, minimum=10),

@@ -6,9 +6,15 @@ from django.urls import path
 
 from claimcheck import views
 from claimcheck.api import api
+from decisions import views as decision_views
+from evidence import views as evidence_views
+from harvester import views as harvester_views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", decision_views.claim_list, name="home"),
+    path("dashboard/", decision_views.dashboard, name="dashboard"),
+    path("search-runs/", harvester_views.search_run_list, name="search_runs"),
+    path("domains/", evidence_views.domain_list, name="domains"),
     path("healthz", views.healthz, name="healthz"),
     path(
         "login/",

@@ -51,9 +51,7 @@ class Override(models.Model):
     class Meta:
         ordering = ["-at", "-id"]
         constraints = [
-            models.CheckConstraint(
-                condition=~models.Q(reason=""), name="override_reason_required"
-            ),
+            models.CheckConstraint(condition=~models.Q(reason=""), name="override_reason_required"),
         ]
 
     def __str__(self) -> str:

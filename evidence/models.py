@@ -131,9 +131,7 @@ class Evidence(models.Model):
     stance = models.CharField(max_length=16, choices=Stance.choices, default=Stance.NEUTRAL)
     stance_score = models.FloatField(default=0)
     method = models.CharField(max_length=16, choices=Method.choices)
-    confidence = models.CharField(
-        max_length=8, choices=Confidence.choices, default=Confidence.LOW
-    )
+    confidence = models.CharField(max_length=8, choices=Confidence.choices, default=Confidence.LOW)
     in_window = models.BooleanField(null=True, blank=True)
     http_status = models.PositiveSmallIntegerField(null=True, blank=True)
     content_depth = models.CharField(max_length=16, choices=ContentDepth.choices)

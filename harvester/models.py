@@ -111,7 +111,9 @@ class ProcessedResult(models.Model):
         ordering = ["run", "-confidence", "best_rank"]
         constraints = [
             models.UniqueConstraint(fields=["run", "dedupe_hash"], name="idx_processed_run_hash"),
-            models.CheckConstraint(condition=models.Q(confidence__gte=1), name="processed_conf_pos"),
+            models.CheckConstraint(
+                condition=models.Q(confidence__gte=1), name="processed_conf_pos"
+            ),
         ]
 
     def __str__(self) -> str:

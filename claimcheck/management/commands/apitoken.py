@@ -37,7 +37,7 @@ class Command(BaseCommand):
         user = get_user_model().objects.filter(username=username).first()
         if user is None:
             raise CommandError(f"no user named {username!r}")
-        token, raw = ApiToken.issue(user=user, name=name)
+        _, raw = ApiToken.issue(user=user, name=name)
         self.stdout.write(f"Token for {username} ({name}), shown only this once:\n{raw}")
 
     def _list(self, username: str | None) -> None:
@@ -47,8 +47,9 @@ class Command(BaseCommand):
         for token in tokens:
             state = f"revoked {token.revoked_at:%Y-%m-%d}" if token.revoked_at else "active"
             used = f"{token.last_used_at:%Y-%m-%d %H:%M}" if token.last_used_at else "never"
+            owner = token.user.get_username()
             self.stdout.write(
-                f"{token.prefix}  {token.user.get_username():<20} {token.name:<20} {state:<18} used {used}"
+                f"{token.prefix}  {owner:<20} {token.name:<20} {state:<18} used {used}"
             )
 
     def _revoke(self, prefix: str) -> None:

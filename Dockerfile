@@ -1,0 +1,24 @@
+# syntax=docker/dockerfile:1
+# ClaimCheck image: `docker run IMAGE web` serves with gunicorn, `docker run IMAGE worker`
+# runs a django-q2 worker. Configure with DATABASE_URL, REDIS_URL, DJANGO_SECRET_KEY, ...
+
+FROM python:3.11-slim-bookworm AS build
+ENV UV_COMPILE_BYTECODE=1 UV_LINK_MODE=copy UV_PROJECT_ENVIRONMENT=/opt/venv
+RUN pip install --no-cache-dir "uv==0.13.8"
+WORKDIR /app
+COPY pyproject.toml uv.lock ./
+RUN uv sync --frozen --no-dev --no-install-project
+COPY . .
+RUN DJANGO_SECRET_KEY=build-only DJANGO_DEBUG=false /opt/venv/bin/python manage.py collectstatic --noinput
+
+FROM python:3.11-slim-bookworm AS runtime
+ENV PATH=/opt/venv/bin:$PATH PYTHONUNBUFFERED=1 PYTHONDONTWRITEBYTECODE=1 \
+    LITELLM_LOCAL_MODEL_COST_MAP=True DJANGO_DEBUG=false
+RUN groupadd --system claimcheck && useradd --system --gid claimcheck --home /app claimcheck
+WORKDIR /app
+COPY --from=build /opt/venv /opt/venv
+COPY --from=build --chown=claimcheck:claimcheck /app /app
+USER claimcheck
+EXPOSE 8000
+ENTRYPOINT ["/app/scripts/docker-entrypoint"]
+CMD ["web"]

@@ -1,0 +1,78 @@
+"""Shared fixtures: named personas (an editor, an admin, an outsider, an API client)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from claimcheck.config import reload_config
+from claimcheck.models import ApiToken
+from tests.factories import UserFactory
+
+PASSWORD = "pass-word-123"
+
+
+@pytest.fixture(autouse=True)
+def _fresh_config() -> Any:
+    """Each test starts from the shipped pipeline config."""
+    reload_config()
+    yield
+    reload_config()
+
+
+@pytest.fixture
+def editor(db: None) -> Any:
+    return UserFactory(username="edna", groups=["editors"])
+
+
+@pytest.fixture
+def admin_user(db: None) -> Any:
+    return UserFactory(username="ada", groups=["admins"])
+
+
+@pytest.fixture
+def outsider(db: None) -> Any:
+    """Signed in, but in neither group."""
+    return UserFactory(username="otto")
+
+
+@pytest.fixture
+def editor_client(editor: Any) -> Client:
+    client = Client()
+    client.force_login(editor)
+    return client
+
+
+@pytest.fixture
+def admin_client_(admin_user: Any) -> Client:
+    client = Client()
+    client.force_login(admin_user)
+    return client
+
+
+@pytest.fixture
+def outsider_client(outsider: Any) -> Client:
+    client = Client()
+    client.force_login(outsider)
+    return client
+
+
+@pytest.fixture
+def api_token(editor: Any) -> str:
+    """A raw bearer token belonging to the editor persona."""
+    _, raw = ApiToken.issue(user=editor, name="tests")
+    return raw
+
+
+@pytest.fixture
+def admin_api_token(admin_user: Any) -> str:
+    _, raw = ApiToken.issue(user=admin_user, name="tests")
+    return raw
+
+
+@pytest.fixture
+def api(api_token: str) -> Client:
+    """An API client persona: requests carry the editor's bearer token."""
+    return Client(headers={"Authorization": f"Bearer {api_token}"})
