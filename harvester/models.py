@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
+from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.utils import timezone
 
@@ -32,6 +35,12 @@ class RunStatus(models.TextChoices):
     OK = "ok", "All providers answered"
     PARTIAL = "partial", "Some providers failed"
     FAILED = "failed", "All providers failed"
+
+
+class ProviderStatus(models.TextChoices):
+    OK = "ok", "Answered"
+    FAILED = "failed", "Failed"
+    SKIPPED = "skipped", "Skipped"
 
 
 class SearchRun(models.Model):
@@ -70,7 +79,21 @@ class SearchRun(models.Model):
         return f"run {self.pk}: {self.query[:60]}"
 
 
-class RawResult(models.Model):
+class ImmutableRowError(RuntimeError):
+    """Raw and processed results are snapshots: once stored they are never changed."""
+
+
+class _Snapshot(models.Model):
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ImmutableRowError(f"{type(self).__name__} rows are never changed once stored")
+        super().save(*args, **kwargs)
+
+
+class RawResult(_Snapshot):
     """One provider row exactly as returned. Never changed after the run is stored."""
 
     run = models.ForeignKey(SearchRun, on_delete=models.CASCADE, related_name="raw_results")
@@ -92,7 +115,7 @@ class RawResult(models.Model):
         return f"{self.provider}#{self.rank} {self.url}"
 
 
-class ProcessedResult(models.Model):
+class ProcessedResult(_Snapshot):
     """The merged, deduplicated result list of a run: what downstream steps read."""
 
     run = models.ForeignKey(SearchRun, on_delete=models.CASCADE, related_name="processed_results")
@@ -118,3 +141,26 @@ class ProcessedResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.url} ({self.confidence})"
+
+
+class LocalDocument(models.Model):
+    """A document in the `local` provider's full-text index: pages other apps have stored,
+    and the demo corpus. Keyed by canonical URL; `harvester.local_index` keeps the full-text
+    side (a tsvector on PostgreSQL, an FTS5 table on SQLite) in step with it."""
+
+    url = models.TextField(help_text="canonical URL")
+    url_hash = models.CharField(max_length=40, unique=True, help_text="sha1 of the canonical URL")
+    domain = models.CharField(max_length=255, db_index=True)
+    title = models.TextField(blank=True)
+    text = models.TextField(blank=True)
+    published = models.DateTimeField(null=True, blank=True, db_index=True)
+    language = models.CharField(max_length=16, blank=True)
+    # Written by local_index on PostgreSQL only (GIN-indexed there); unused on SQLite.
+    search_vector = SearchVectorField(null=True, editable=False)
+    indexed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        db_table = "harvester_local_documents"
+
+    def __str__(self) -> str:
+        return self.url

@@ -1,0 +1,15 @@
+"""Schemas shared by every app's API routes."""
+
+from typing import Any
+
+from ninja import Schema
+
+FORBIDDEN_EDITORS = {"error": "forbidden", "details": "this needs the editors group"}
+FORBIDDEN_ADMINS = {"error": "forbidden", "details": "this needs the admins group"}
+
+
+class ErrorOut(Schema):
+    """Every error answers with this shape."""
+
+    error: str
+    details: Any = ""

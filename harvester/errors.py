@@ -1,0 +1,61 @@
+"""The one family of errors a search run raises; each knows its HTTP status and API shape."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class HarvestError(Exception):
+    status: int = 500
+    error: str = "search failed"
+
+    def __init__(self, details: str = "") -> None:
+        super().__init__(details or self.error)
+        self.details = details
+
+    def payload(self) -> dict[str, Any]:
+        return {"error": self.error, "details": self.details}
+
+
+class RewriteInvalid(HarvestError):
+    """The query, the rewrite (e.g. the LLM's JSON) or a placeholder failed validation.
+    Raised before any provider is called."""
+
+    status = 400
+    error = "invalid schema"
+
+
+class InvalidSearchRequest(HarvestError):
+    """A request the service cannot serve as asked (e.g. an unknown forced provider)."""
+
+    status = 400
+    error = "invalid request"
+
+
+class RewriteFailed(HarvestError):
+    """The configured LLM could not be reached or refused; there is no silent fallback."""
+
+    status = 502
+    error = "LLM call failed"
+
+
+class AllProvidersFailed(HarvestError):
+    """No provider answered. The run is stored (status failed) before this is raised, so that
+    metrics see the failure; `run_id` names it."""
+
+    status = 502
+    error = "providers failed"
+
+    def __init__(self, reasons: dict[str, str], *, run_id: int | None = None) -> None:
+        self.reasons = dict(reasons)
+        self.run_id = run_id
+        details = "; ".join(f"{name}: {reason}" for name, reason in reasons.items())
+        super().__init__(details or "no provider is enabled")
+
+    def payload(self) -> dict[str, Any]:
+        return {
+            "error": self.error,
+            "details": self.details,
+            "providers": self.reasons,
+            "run_id": self.run_id,
+        }

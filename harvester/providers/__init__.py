@@ -1,0 +1,24 @@
+"""Search providers: one short module each, registered by name in `base.PROVIDERS`."""
+
+from harvester.providers import brave, gdelt, google, local, searxng, serper, yacy  # noqa: F401
+from harvester.providers.base import (
+    PROVIDERS,
+    HttpProvider,
+    Provider,
+    ProviderConfigError,
+    ProviderHit,
+    ProviderOutcome,
+    get_provider,
+    reset_provider_state,
+)
+
+__all__ = [
+    "PROVIDERS",
+    "HttpProvider",
+    "Provider",
+    "ProviderConfigError",
+    "ProviderHit",
+    "ProviderOutcome",
+    "get_provider",
+    "reset_provider_state",
+]

@@ -1,0 +1,451 @@
+"""What every search provider shares: the call discipline around one HTTP request.
+
+An adapter only builds its request and parses the answer. This base adds, per provider name
+and per process: a token-bucket rate limit, a circuit breaker with cooldown, retries with
+exponential backoff and jitter on 429 / 5xx / broken transfers (never on other 4xx, bad JSON
+or a timeout, which would only repeat), a per-attempt timeout, cost accounting, and the
+mapping of every failure to one short reason that the run records.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import random
+import re
+import threading
+import time
+from abc import abstractmethod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, ClassVar, TypeVar
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from claimcheck import http
+from claimcheck.config import ProviderConfig
+from harvester.models import ProviderStatus
+from harvester.schema import QuerySchema, compile_query
+
+BACKOFF_BASE_S = 0.25
+BACKOFF_MAX_S = 4.0
+MAX_RESPONSE_BYTES = 5_000_000
+_RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+class NoOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass
+class ProviderHit:
+    url: str
+    title: str = ""
+    snippet: str = ""
+    rank: int | None = None
+    published: datetime | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ProviderOutcome:
+    provider: str
+    status: ProviderStatus = ProviderStatus.OK
+    query_used: str = ""
+    hits: list[ProviderHit] = field(default_factory=list)
+    latency_ms: int = 0
+    reason: str = ""
+    http_status: int | None = None
+    attempts: int = 0
+    cost_usd: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return self.status == ProviderStatus.OK
+
+    def metrics(self) -> dict[str, Any]:
+        return {
+            "status": str(self.status),
+            "latency_ms": self.latency_ms,
+            "count": len(self.hits),
+            "error": self.reason,
+            "http_status": self.http_status,
+            "attempts": self.attempts,
+            "cost_usd": self.cost_usd,
+        }
+
+
+@dataclass(frozen=True)
+class ProviderRequest:
+    method: str
+    url: str
+    params: dict[str, Any] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
+    json: Any = None
+
+
+class ProviderFailure(Exception):
+    """An answer that cannot be used. `reason` is short and safe to store and show."""
+
+    def __init__(self, reason: str, *, retryable: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.retryable = retryable
+
+
+class ProviderConfigError(ValueError):
+    """A provider section whose `options` do not fit the adapter."""
+
+
+# --- per-process state, keyed by provider name -------------------------------------------------
+
+
+class TokenBucket:
+    """`rate_per_minute` tokens a minute, bursts of up to ten seconds' worth (at least one)."""
+
+    def __init__(self, rate_per_minute: int, *, clock: Callable[[], float] = time.monotonic):
+        self.clock = clock
+        self.configure(rate_per_minute)
+        self.tokens = self.capacity
+        self.updated = clock()
+        self.lock = threading.Lock()
+
+    def configure(self, rate_per_minute: int) -> None:
+        self.rate_per_minute = rate_per_minute
+        self.per_second = rate_per_minute / 60.0
+        self.capacity = max(1.0, self.per_second * 10)
+
+    def reserve(self, *, max_wait: float) -> float | None:
+        """Take a token: the seconds to wait before using it, or None (nothing taken) when
+        that wait would exceed `max_wait`."""
+        with self.lock:
+            now = self.clock()
+            self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.per_second)
+            self.updated = now
+            if self.tokens >= 1:
+                self.tokens -= 1
+                return 0.0
+            wait = (1 - self.tokens) / self.per_second
+            if wait > max_wait:
+                return None
+            self.tokens -= 1
+            return wait
+
+
+class CircuitBreaker:
+    """Opens after `threshold` consecutive failures; after `cooldown` one trial call may go
+    through (half-open): success closes it, failure opens it again."""
+
+    def __init__(
+        self, threshold: int, cooldown_s: float, *, clock: Callable[[], float] = time.monotonic
+    ):
+        self.threshold = threshold
+        self.cooldown_s = cooldown_s
+        self.clock = clock
+        self.failures = 0
+        self.opened_at: float | None = None
+        self.trial_running = False
+        self.lock = threading.Lock()
+
+    def allow(self) -> float:
+        """0 when a call may go ahead, else the seconds of cooldown left."""
+        with self.lock:
+            if self.opened_at is None:
+                return 0.0
+            left = self.opened_at + self.cooldown_s - self.clock()
+            if left > 0:
+                return left
+            if self.trial_running:
+                return self.cooldown_s
+            self.trial_running = True
+            return 0.0
+
+    def record_success(self) -> None:
+        with self.lock:
+            self.failures = 0
+            self.opened_at = None
+            self.trial_running = False
+
+    def record_failure(self) -> None:
+        with self.lock:
+            self.failures += 1
+            if self.trial_running or self.failures >= self.threshold:
+                self.opened_at = self.clock()
+            self.trial_running = False
+
+    @property
+    def is_open(self) -> bool:
+        return self.opened_at is not None
+
+
+@dataclass
+class _State:
+    bucket: TokenBucket
+    breaker: CircuitBreaker
+
+
+_states: dict[str, _State] = {}
+_states_lock = threading.Lock()
+
+
+def provider_state(name: str, config: ProviderConfig) -> _State:
+    with _states_lock:
+        state = _states.get(name)
+        if state is None:
+            state = _State(
+                bucket=TokenBucket(config.rate_per_minute),
+                breaker=CircuitBreaker(config.breaker_failures, config.breaker_cooldown_s),
+            )
+            _states[name] = state
+        else:
+            # A reloaded config applies at once, without losing the counts so far.
+            if state.bucket.rate_per_minute != config.rate_per_minute:
+                state.bucket.configure(config.rate_per_minute)
+            state.breaker.threshold = config.breaker_failures
+            state.breaker.cooldown_s = config.breaker_cooldown_s
+        return state
+
+
+def reset_provider_state() -> None:
+    """Forget every bucket and breaker (tests; a deploy restarts the process anyway)."""
+    with _states_lock:
+        _states.clear()
+
+
+# --- the registry ------------------------------------------------------------------------------
+
+PROVIDERS: dict[str, type[Provider]] = {}
+P = TypeVar("P", bound="type[Provider]")
+
+
+def register(cls: P) -> P:
+    PROVIDERS[cls.name] = cls
+    return cls
+
+
+def get_provider(name: str, config: ProviderConfig) -> Provider:
+    try:
+        cls = PROVIDERS[name]
+    except KeyError:
+        raise ProviderConfigError(f"no adapter for provider {name!r}") from None
+    return cls(config)
+
+
+# --- helpers for adapters ----------------------------------------------------------------------
+
+_DATE_FORMATS = (
+    "%Y-%m-%dT%H:%M:%S%z",
+    "%Y-%m-%dT%H:%M:%S.%f%z",
+    "%Y-%m-%dT%H:%M:%S",
+    "%Y-%m-%dT%H:%M:%S.%f",
+    "%Y-%m-%d %H:%M:%S",
+    "%Y-%m-%d",
+    "%Y%m%dT%H%M%SZ",
+    "%Y%m%d%H%M%S",
+    "%b %d, %Y",
+    "%B %d, %Y",
+    "%d %b %Y",
+    "%d %B %Y",
+)
+
+
+def parse_date(value: Any) -> datetime | None:
+    """Any absolute date a provider gives, as an aware datetime (UTC when no zone is given).
+    Relative forms ("3 days ago") and junk give None: the raw row keeps them anyway."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = value.strip()
+    if text.endswith("Z") and "T" in text and not re.fullmatch(r"\d{8}T\d{6}Z", text):
+        text = text[:-1] + "+00:00"
+    parsed: datetime | None = None
+    for fmt in _DATE_FORMATS:
+        try:
+            parsed = datetime.strptime(text, fmt)
+            break
+        except ValueError:
+            continue
+    if parsed is None:
+        try:
+            parsed = email.utils.parsedate_to_datetime(text)
+        except (TypeError, ValueError, IndexError):
+            return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=UTC)
+    if not 1990 <= parsed.year <= 2100:
+        return None
+    return parsed
+
+
+def json_body(response: http.Response) -> Any:
+    try:
+        return response.json()
+    except (ValueError, http.HttpError):
+        raise ProviderFailure("malformed JSON") from None
+
+
+def as_list(value: Any, where: str) -> list[Any]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ProviderFailure(f"unexpected response shape: {where} is not a list")
+    return value
+
+
+def text_of(value: Any) -> str:
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
+def _backoff(attempt: int, retry_after: str | None) -> float:
+    delay = min(BACKOFF_MAX_S, BACKOFF_BASE_S * (2**attempt)) + random.uniform(0, BACKOFF_BASE_S)
+    if retry_after and retry_after.strip().isdigit():
+        # Honour the server's wish only while it fits our cap; past that the attempt is lost.
+        delay = max(delay, min(float(retry_after), BACKOFF_MAX_S))
+    return delay
+
+
+# --- the base ----------------------------------------------------------------------------------
+
+
+class Provider:
+    """One search provider: its name, config, validated options and query dialect."""
+
+    name: ClassVar[str]
+    default_base_url: ClassVar[str | None] = None
+    requires_key: ClassVar[bool] = False
+    options_model: ClassVar[type[BaseModel]] = NoOptions
+
+    def __init__(self, config: ProviderConfig) -> None:
+        self.config = config
+        try:
+            self.options: Any = self.options_model.model_validate(dict(config.options))
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in item['loc'])}: {item['msg']}" for item in exc.errors()
+            )
+            raise ProviderConfigError(f"invalid options for {self.name}: {problems}") from exc
+
+    @property
+    def base_url(self) -> str | None:
+        return (self.config.base_url or self.default_base_url or "").rstrip("/") or None
+
+    @property
+    def trusted(self) -> bool:
+        # An endpoint the admin wrote into the config (a self-hosted SearxNG on a private
+        # address) may sit where the SSRF guard would otherwise refuse to go.
+        return self.config.base_url is not None
+
+    @property
+    def paid(self) -> bool:
+        return self.config.cost_per_query_usd > 0
+
+    def compile(self, schema: QuerySchema) -> str:
+        """The query string this provider is sent (what runs record as final_queries)."""
+        return compile_query(schema)
+
+    def unavailable_reason(self) -> str | None:
+        """Why this provider cannot be called at all (then it is not called)."""
+        if self.requires_key and not self.config.api_key():
+            return "no API key"
+        if self.base_url is None:
+            return "no base_url configured"
+        return None
+
+    def failed(self, outcome: ProviderOutcome, reason: str) -> ProviderOutcome:
+        outcome.status = ProviderStatus.FAILED
+        outcome.reason = reason
+        outcome.hits = []
+        return outcome
+
+
+class HttpProvider(Provider):
+    """A provider reached over HTTP: subclasses only build the request and parse the answer."""
+
+    @abstractmethod
+    def build_request(
+        self, *, schema: QuerySchema, query: str, max_results: int, api_key: str | None
+    ) -> ProviderRequest: ...
+
+    @abstractmethod
+    def parse(self, response: http.Response, *, max_results: int) -> list[ProviderHit]: ...
+
+    async def search(self, schema: QuerySchema, *, max_results: int) -> ProviderOutcome:
+        started = time.monotonic()
+        outcome = ProviderOutcome(provider=self.name, query_used=self.compile(schema))
+        try:
+            return await self._search(schema, max_results=max_results, outcome=outcome)
+        finally:
+            outcome.latency_ms = int((time.monotonic() - started) * 1000)
+
+    async def _search(
+        self, schema: QuerySchema, *, max_results: int, outcome: ProviderOutcome
+    ) -> ProviderOutcome:
+        unavailable = self.unavailable_reason()
+        if unavailable:
+            return self.failed(outcome, unavailable)
+        try:
+            request = self.build_request(
+                schema=schema,
+                query=outcome.query_used,
+                max_results=max_results,
+                api_key=self.config.api_key(),
+            )
+        except ProviderFailure as exc:
+            return self.failed(outcome, exc.reason)
+        state = provider_state(self.name, self.config)
+        cooldown_left = state.breaker.allow()
+        if cooldown_left > 0:
+            return self.failed(outcome, f"circuit open ({cooldown_left:.0f}s of cooldown left)")
+        timeout = self.config.timeout_s
+        reason = "not called"
+        for attempt in range(self.config.retries + 1):
+            wait = state.bucket.reserve(max_wait=timeout)
+            if wait is None:
+                reason = "rate limit reached (local token bucket)"
+                break
+            if wait:
+                await asyncio.sleep(wait)
+            outcome.attempts += 1
+            retry_after: str | None = None
+            try:
+                response = await http.arequest(
+                    request.method,
+                    request.url,
+                    params=request.params or None,
+                    headers=request.headers or None,
+                    json=request.json,
+                    timeout=timeout,
+                    connect_timeout=min(timeout, 5.0),
+                    max_bytes=MAX_RESPONSE_BYTES,
+                    trusted=self.trusted,
+                )
+            except http.FetchTimeout:
+                reason, retryable = f"timeout after {timeout:g}s", False
+            except (http.TransferFailed, http.ConnectFailed) as exc:
+                dns = isinstance(exc, http.ConnectFailed) and exc.dns
+                reason, retryable = f"{exc.kind}: {exc}", not dns
+            except http.HttpError as exc:
+                reason, retryable = f"{exc.kind}: {exc}", False
+            else:
+                outcome.http_status = response.status
+                if response.ok:
+                    outcome.cost_usd += self.config.cost_per_query_usd
+                    try:
+                        hits = self.parse(response, max_results=max_results)
+                    except ProviderFailure as exc:
+                        reason, retryable = exc.reason, exc.retryable
+                    else:
+                        state.breaker.record_success()
+                        outcome.hits = hits[:max_results]
+                        outcome.status = ProviderStatus.OK
+                        outcome.reason = ""
+                        return outcome
+                else:
+                    reason = f"HTTP {response.status}"
+                    retryable = response.status in _RETRY_STATUSES
+                    retry_after = response.headers.get("retry-after")
+            if not retryable or attempt == self.config.retries:
+                break
+            await asyncio.sleep(_backoff(attempt, retry_after))
+        state.breaker.record_failure()
+        return self.failed(outcome, reason)

@@ -1,0 +1,94 @@
+"""SearxNG, self-hosted: GET {base_url}/search?format=json (JSON output must be enabled in its
+settings.yml). It passes site: on to its engines; dates only as a coarse `time_range`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils import timezone
+from pydantic import BaseModel, ConfigDict, Field
+
+from claimcheck import http
+from harvester.providers.base import (
+    HttpProvider,
+    ProviderFailure,
+    ProviderHit,
+    ProviderRequest,
+    as_list,
+    json_body,
+    parse_date,
+    register,
+    text_of,
+)
+from harvester.schema import QuerySchema, compile_query
+
+
+class SearxngOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    categories: str = "general"
+    engines: str | None = None
+    safesearch: int = Field(default=1, ge=0, le=2)
+
+
+def time_range(schema: QuerySchema) -> str | None:
+    """The narrowest SearxNG range that still covers date_after (it has no exact dates)."""
+    after = schema.filters.after()
+    if after is None:
+        return None
+    days = (timezone.localdate() - after).days
+    for limit, name in ((1, "day"), (7, "week"), (31, "month"), (366, "year")):
+        if days <= limit:
+            return name
+    return None
+
+
+@register
+class SearxngProvider(HttpProvider):
+    name = "searxng"
+    options_model = SearxngOptions
+
+    def compile(self, schema: QuerySchema) -> str:
+        return compile_query(schema, dates=False)
+
+    def build_request(
+        self, *, schema: QuerySchema, query: str, max_results: int, api_key: str | None
+    ) -> ProviderRequest:
+        params: dict[str, Any] = {
+            "q": query,
+            "format": "json",
+            "categories": self.options.categories,
+            "safesearch": self.options.safesearch,
+        }
+        if self.options.engines:
+            params["engines"] = self.options.engines
+        if schema.filters.lang:
+            params["language"] = schema.filters.lang
+        window = time_range(schema)
+        if window:
+            params["time_range"] = window
+        return ProviderRequest(
+            method="GET",
+            url=f"{self.base_url}/search",
+            params=params,
+            headers={"Accept": "application/json"},
+        )
+
+    def parse(self, response: http.Response, *, max_results: int) -> list[ProviderHit]:
+        data = json_body(response)
+        if not isinstance(data, dict):
+            raise ProviderFailure("unexpected response shape: not an object")
+        hits = []
+        for index, item in enumerate(as_list(data.get("results"), "results"), start=1):
+            if not isinstance(item, dict) or not isinstance(item.get("url"), str):
+                continue
+            hits.append(
+                ProviderHit(
+                    url=item["url"],
+                    title=text_of(item.get("title")),
+                    snippet=text_of(item.get("content")),
+                    rank=index,
+                    published=parse_date(item.get("publishedDate")),
+                    raw=item,
+                )
+            )
+        return hits

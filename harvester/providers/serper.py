@@ -1,0 +1,72 @@
+"""Serper (Google results as JSON): POST /search or /news. Google's own operators work, so the
+query keeps site:, after: and before:."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from claimcheck import http
+from harvester.providers.base import (
+    HttpProvider,
+    ProviderFailure,
+    ProviderHit,
+    ProviderRequest,
+    as_list,
+    json_body,
+    parse_date,
+    register,
+    text_of,
+)
+from harvester.schema import QuerySchema
+
+
+class SerperOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    search_type: Literal["search", "news"] = "search"
+
+
+@register
+class SerperProvider(HttpProvider):
+    name = "serper"
+    default_base_url = "https://google.serper.dev"
+    requires_key = True
+    options_model = SerperOptions
+
+    def build_request(
+        self, *, schema: QuerySchema, query: str, max_results: int, api_key: str | None
+    ) -> ProviderRequest:
+        body: dict[str, Any] = {"q": query, "num": min(max_results, 100)}
+        if schema.filters.lang:
+            body["hl"] = schema.filters.lang
+        if schema.filters.geo:
+            body["gl"] = schema.filters.geo.lower()
+        return ProviderRequest(
+            method="POST",
+            url=f"{self.base_url}/{self.options.search_type}",
+            headers={"X-API-KEY": api_key or "", "Content-Type": "application/json"},
+            json=body,
+        )
+
+    def parse(self, response: http.Response, *, max_results: int) -> list[ProviderHit]:
+        data = json_body(response)
+        if not isinstance(data, dict):
+            raise ProviderFailure("unexpected response shape: not an object")
+        key = "news" if self.options.search_type == "news" else "organic"
+        hits = []
+        for index, item in enumerate(as_list(data.get(key), key), start=1):
+            if not isinstance(item, dict) or not isinstance(item.get("link"), str):
+                continue
+            position = item.get("position")
+            hits.append(
+                ProviderHit(
+                    url=item["link"],
+                    title=text_of(item.get("title")),
+                    snippet=text_of(item.get("snippet")),
+                    rank=position if isinstance(position, int) and position > 0 else index,
+                    published=parse_date(item.get("date")),
+                    raw=item,
+                )
+            )
+        return hits

@@ -1,0 +1,78 @@
+"""YaCy peer: GET {base_url}/yacysearch.json (an OpenSearch-style RSS channel as JSON). It
+understands site:; it has no date filter, so dates are left out of its query."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from claimcheck import http
+from harvester.providers.base import (
+    HttpProvider,
+    ProviderFailure,
+    ProviderHit,
+    ProviderRequest,
+    as_list,
+    json_body,
+    parse_date,
+    register,
+    text_of,
+)
+from harvester.schema import QuerySchema, compile_query
+
+
+class YacyOptions(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    resource: Literal["global", "local"] = "global"
+
+
+@register
+class YacyProvider(HttpProvider):
+    name = "yacy"
+    options_model = YacyOptions
+
+    def compile(self, schema: QuerySchema) -> str:
+        return compile_query(schema, dates=False)
+
+    def build_request(
+        self, *, schema: QuerySchema, query: str, max_results: int, api_key: str | None
+    ) -> ProviderRequest:
+        return ProviderRequest(
+            method="GET",
+            url=f"{self.base_url}/yacysearch.json",
+            params={
+                "query": query,
+                "maximumRecords": min(max_results, 100),
+                "resource": self.options.resource,
+                "contentdom": "text",
+                "verify": "false",
+            },
+            headers={"Accept": "application/json"},
+        )
+
+    def parse(self, response: http.Response, *, max_results: int) -> list[ProviderHit]:
+        data = json_body(response)
+        if not isinstance(data, dict):
+            raise ProviderFailure("unexpected response shape: not an object")
+        channels = as_list(data.get("channels"), "channels")
+        if not channels:
+            return []
+        channel = channels[0]
+        if not isinstance(channel, dict):
+            raise ProviderFailure("unexpected response shape: channel is not an object")
+        hits = []
+        for index, item in enumerate(as_list(channel.get("items"), "items"), start=1):
+            if not isinstance(item, dict) or not isinstance(item.get("link"), str):
+                continue
+            hits.append(
+                ProviderHit(
+                    url=item["link"],
+                    title=text_of(item.get("title")),
+                    snippet=text_of(item.get("description")),
+                    rank=index,
+                    published=parse_date(item.get("pubDate")),
+                    raw=item,
+                )
+            )
+        return hits
