@@ -186,3 +186,32 @@ class FactCheckCache(models.Model):
 
     def __str__(self) -> str:
         return f"{self.normalized_hash[:12]} @ {self.cached_at:%Y-%m-%d}"
+
+
+class DomainAction(models.TextChoices):
+    CREATED = "created", "Added"
+    UPDATED = "updated", "Changed"
+    DELETED = "deleted", "Removed"
+
+
+class DomainChange(models.Model):
+    """One change to the domain registry: who, when, and each field's old and new value.
+    Rows are only ever added; a removed domain keeps its history by name."""
+
+    domain = models.ForeignKey(
+        Domain, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes"
+    )
+    name = models.CharField(max_length=253, db_index=True)
+    action = models.CharField(max_length=16, choices=DomainAction.choices)
+    changes = models.JSONField(default=dict, blank=True, help_text="field: [old, new]")
+    via = models.CharField(max_length=16, blank=True, help_text="web, api, csv import, …")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.action} {self.name}"

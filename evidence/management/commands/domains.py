@@ -1,0 +1,111 @@
+"""The domain registry from the command line: import | export | list (CSV)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from evidence.domains import DomainCsvError, host_of, lookup
+from evidence.models import Domain, Tier
+from evidence.services import domains_export, domains_import
+
+
+class Command(BaseCommand):
+    help = (
+        "Manage the domain registry: import FILE [--dry-run] | export [FILE] | "
+        "list [--tier T] [--denied] [--search S] | check URL"
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        sub = parser.add_subparsers(dest="action", required=True)
+        importing = sub.add_parser(
+            "import", help="create or update domains from a CSV file (all or nothing)"
+        )
+        importing.add_argument("path", help="CSV file with name,tier,weight_override,denied,note")
+        importing.add_argument(
+            "--dry-run", action="store_true", help="validate and count, change nothing"
+        )
+        exporting = sub.add_parser("export", help="write every domain as CSV")
+        exporting.add_argument(
+            "path", nargs="?", default="-", help="file to write (default: stdout)"
+        )
+        listing = sub.add_parser("list", help="show domains")
+        listing.add_argument("--tier", choices=Tier.values)
+        listing.add_argument("--denied", action="store_true", help="only denied domains")
+        listing.add_argument("--search", help="part of the name or note")
+        check = sub.add_parser("check", help="show which rule covers a URL or host")
+        check.add_argument("url")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        action = options["action"]
+        if action == "import":
+            self._import(options["path"], dry_run=options["dry_run"])
+        elif action == "export":
+            self._export(options["path"])
+        elif action == "list":
+            self._list(
+                tier=options.get("tier"), denied=options["denied"], search=options.get("search")
+            )
+        else:
+            self._check(options["url"])
+
+    def _import(self, path: str, *, dry_run: bool) -> None:
+        try:
+            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
+        except OSError as exc:
+            raise CommandError(f"cannot read {path}: {exc.strerror}") from exc
+        except UnicodeDecodeError as exc:
+            raise CommandError(f"{path} is not UTF-8 text") from exc
+        try:
+            created, updated = domains_import(text=text, dry_run=dry_run)
+        except DomainCsvError as exc:
+            for problem in exc.problems:
+                self.stderr.write(f"{path}: {problem}")
+            raise CommandError(
+                f"{len(exc.problems)} bad line(s) in {path}; nothing was imported"
+            ) from exc
+        prefix = "would import" if dry_run else "imported"
+        self.stdout.write(f"{prefix}: {created} created, {updated} updated")
+
+    def _export(self, path: str) -> None:
+        text = domains_export()
+        if path == "-":
+            self.stdout.write(text, ending="")
+            return
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot write {path}: {exc.strerror}") from exc
+        self.stdout.write(f"exported {text.count(chr(10)) - 1} domains to {path}")
+
+    def _list(self, *, tier: str | None, denied: bool, search: str | None) -> None:
+        domains = Domain.objects.order_by("name")
+        if tier:
+            domains = domains.filter(tier=tier)
+        if denied:
+            domains = domains.filter(denied=True)
+        if search:
+            domains = domains.filter(name__icontains=search) | domains.filter(
+                note__icontains=search
+            )
+        count = 0
+        for domain in domains:
+            weight = "" if domain.weight_override is None else f"{domain.weight_override:g}"
+            state = "DENIED" if domain.denied else ""
+            self.stdout.write(
+                f"{domain.name:<32} {domain.tier:<9} {weight:<5} {state:<6} {domain.note}"
+            )
+            count += 1
+        self.stdout.write(f"{count} domain(s)")
+
+    def _check(self, url: str) -> None:
+        if not host_of(url):
+            raise CommandError(f"{url!r} has no host name")
+        rule = lookup(url)
+        self.stdout.write(
+            f"host {host_of(url)}  registrable {rule.registrable}  rule {rule.matched or '(none)'}"
+            f"  tier {rule.tier}  weight {rule.weight:g}  {'DENIED' if rule.denied else 'allowed'}"
+        )

@@ -1,0 +1,243 @@
+"""Actions on the domain registry. The API, the command line and the admin pages all call these,
+so validation and the record of who changed what live in one place."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from evidence.domains import (
+    DomainError,
+    DomainRow,
+    domains_to_csv,
+    invalidate_cache,
+    normalize_domain_name,
+    parse_domains_csv,
+    parse_note,
+    parse_tier,
+    parse_weight,
+)
+from evidence.models import Domain, DomainAction, DomainChange, Tier
+
+logger = logging.getLogger(__name__)
+
+_UNSET: Any = object()
+
+
+class DomainExists(DomainError):
+    """A domain with that name is already in the registry."""
+
+
+AUDITED_FIELDS = ("name", "tier", "weight_override", "denied", "note")
+
+
+def _acting(user: Any) -> Any:
+    return user if user is not None and getattr(user, "is_authenticated", False) else None
+
+
+def _snapshot(domain: Domain) -> dict[str, Any]:
+    return {field: getattr(domain, field) for field in AUDITED_FIELDS}
+
+
+def _change(
+    *,
+    domain: Domain | None,
+    name: str,
+    action: str,
+    before: dict[str, Any],
+    after: dict[str, Any],
+    user: Any,
+    via: str,
+) -> DomainChange:
+    """The audit row: each field whose value differs, as [old, new]."""
+    diff = {
+        field: [before.get(field), after.get(field)]
+        for field in AUDITED_FIELDS
+        if before.get(field) != after.get(field)
+    }
+    return DomainChange(
+        domain=domain, name=name, action=action, changes=diff, via=via, user=_acting(user)
+    )
+
+
+def domain_get(*, key: str | int) -> Domain | None:
+    """A domain by id (digits) or by name (as typed: `*.gov`, `GOV.UK` and `.gov` all work)."""
+    text = str(key).strip()
+    if text.isdigit():
+        return Domain.objects.filter(pk=int(text)).first()
+    try:
+        name = normalize_domain_name(text)
+    except DomainError:
+        return None
+    return Domain.objects.filter(name=name).first()
+
+
+def domain_create(
+    *,
+    name: str,
+    tier: str = Tier.OTHER,
+    weight_override: float | None = None,
+    denied: bool = False,
+    note: str = "",
+    user: Any = None,
+    via: str = "",
+) -> Domain:
+    domain = Domain(
+        name=normalize_domain_name(name),
+        tier=parse_tier(tier),
+        weight_override=parse_weight(weight_override),
+        denied=denied,
+        note=parse_note(note),
+        updated_by=user if user is not None and user.is_authenticated else None,
+    )
+    if Domain.objects.filter(name=domain.name).exists():
+        raise DomainExists(f"{domain.name} is already in the registry")
+    try:
+        with transaction.atomic():
+            domain.save()
+            _change(
+                domain=domain,
+                name=domain.name,
+                action=DomainAction.CREATED,
+                before={},
+                after=_snapshot(domain),
+                user=user,
+                via=via,
+            ).save()
+    except IntegrityError as exc:  # a concurrent create of the same name won the race
+        raise DomainExists(f"{domain.name} is already in the registry") from exc
+    logger.info("domain created", extra={"domain": domain.name, "tier": domain.tier})
+    return domain
+
+
+def domain_update(
+    *,
+    domain: Domain,
+    user: Any = None,
+    name: str = _UNSET,
+    tier: str = _UNSET,
+    weight_override: float | None = _UNSET,
+    denied: bool = _UNSET,
+    note: str = _UNSET,
+    via: str = "",
+) -> Domain:
+    """Change the given fields only; every value is validated before anything is saved."""
+    before = _snapshot(domain)
+    changes: dict[str, Any] = {}
+    if name is not _UNSET:
+        changes["name"] = normalize_domain_name(name)
+        clash = Domain.objects.filter(name=changes["name"]).exclude(pk=domain.pk).exists()
+        if clash:
+            raise DomainExists(f"{changes['name']} is already in the registry")
+    if tier is not _UNSET:
+        changes["tier"] = parse_tier(tier)
+    if weight_override is not _UNSET:
+        changes["weight_override"] = parse_weight(weight_override)
+    if denied is not _UNSET:
+        changes["denied"] = bool(denied)
+    if note is not _UNSET:
+        changes["note"] = parse_note(note)
+    for field, value in changes.items():
+        setattr(domain, field, value)
+    domain.updated_by = user if user is not None and user.is_authenticated else None
+    try:
+        with transaction.atomic():
+            domain.save()
+            change = _change(
+                domain=domain,
+                name=domain.name,
+                action=DomainAction.UPDATED,
+                before=before,
+                after=_snapshot(domain),
+                user=user,
+                via=via,
+            )
+            if change.changes:
+                change.save()
+    except IntegrityError as exc:
+        raise DomainExists(f"{domain.name} is already in the registry") from exc
+    logger.info("domain updated", extra={"domain": domain.name, "fields": sorted(changes)})
+    return domain
+
+
+@transaction.atomic
+def domain_delete(*, domain: Domain, user: Any = None, via: str = "") -> None:
+    name = domain.name
+    _change(
+        domain=None,
+        name=name,
+        action=DomainAction.DELETED,
+        before=_snapshot(domain),
+        after={},
+        user=user,
+        via=via,
+    ).save()
+    domain.delete()
+    logger.info("domain deleted", extra={"domain": name})
+
+
+def domains_import(*, text: str, user: Any = None, dry_run: bool = False) -> tuple[int, int]:
+    """Create or update every row of a CSV file, all or nothing. Returns (created, updated).
+    A file with any bad line raises DomainCsvError and changes nothing."""
+    rows = parse_domains_csv(text)
+    created = updated = 0
+    by_name = {
+        domain.name: domain for domain in Domain.objects.filter(name__in=[r.name for r in rows])
+    }
+    acting = _acting(user)
+    audit: list[DomainChange] = []
+    with transaction.atomic():
+        for row in rows:
+            existing = by_name.get(row.name)
+            if existing is None:
+                created += 1
+            elif _differs(existing, row):
+                updated += 1
+            else:
+                continue
+            if dry_run:
+                continue
+            before = _snapshot(existing) if existing is not None else {}
+            domain, _ = Domain.objects.update_or_create(
+                name=row.name,
+                defaults={
+                    "tier": row.tier,
+                    "weight_override": row.weight_override,
+                    "denied": row.denied,
+                    "note": row.note,
+                    "updated_by": acting,
+                },
+            )
+            audit.append(
+                _change(
+                    domain=domain,
+                    name=domain.name,
+                    action=DomainAction.UPDATED if existing else DomainAction.CREATED,
+                    before=before,
+                    after=_snapshot(domain),
+                    user=acting,
+                    via="csv import",
+                )
+            )
+        DomainChange.objects.bulk_create(audit)
+    invalidate_cache()
+    logger.info(
+        "domains imported",
+        extra={"domains_created": created, "domains_updated": updated, "dry_run": dry_run},
+    )
+    return created, updated
+
+
+def _differs(domain: Domain, row: DomainRow) -> bool:
+    return (domain.tier, domain.weight_override, domain.denied, domain.note) != (
+        row.tier,
+        row.weight_override,
+        row.denied,
+        row.note,
+    )
+
+
+def domains_export() -> str:
+    return domains_to_csv(Domain.objects.order_by("name"))

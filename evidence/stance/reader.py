@@ -1,0 +1,121 @@
+"""The LLM reading of one page: one JSON call, schema-validated, quotes checked against the page.
+
+A finding whose quote does not occur in the page text (allowing only for differences in white
+space) is dropped: a quote an editor cannot find on the page is not evidence. LLM errors are
+raised to the caller, never replaced by the deterministic scorer.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from datetime import date, datetime
+from typing import TYPE_CHECKING, Literal
+
+from pydantic import BaseModel, Field
+
+from claimcheck import llm
+from evidence.dates import find_text_dates
+from evidence.models import Method
+from evidence.rerank import ScoredChunk
+
+if TYPE_CHECKING:
+    from evidence.stance import ClaimContext, Finding
+
+logger = logging.getLogger(__name__)
+
+MAX_FINDINGS = 4
+
+
+class LLMFinding(BaseModel):
+    quote: str = Field(min_length=1)
+    stance: Literal["support", "refute", "neutral"]
+    score: float = Field(ge=0.0, le=1.0)
+    event_date: date | None = None
+    confidence: Literal["high", "medium", "low"] = "low"
+
+
+class LLMStance(BaseModel):
+    findings: list[LLMFinding] = Field(default_factory=list, max_length=12)
+
+
+def locate_quote(page_text: str, quote: str) -> str | None:
+    """The exact page text a quote stands for: the quote itself, or the same words with the
+    page's own white space; None when it is not there."""
+    quote = quote.strip()
+    if not quote:
+        return None
+    if quote in page_text:
+        return quote
+    words = quote.split()
+    pattern = r"\s+".join(re.escape(word) for word in words)
+    match = re.search(pattern, page_text)
+    return match.group(0) if match else None
+
+
+def _user_message(
+    claim: ClaimContext,
+    title: str,
+    chunks: list[ScoredChunk],
+    published_at: datetime | date | None,
+) -> str:
+    start = claim.timeframe_start.date().isoformat() if claim.timeframe_start else "none"
+    end = claim.timeframe_end.date().isoformat() if claim.timeframe_end else "none"
+    published = published_at.isoformat() if published_at else "unknown"
+    passages = "\n\n".join(
+        f"[passage {n}{' — ' + ' > '.join(s.chunk.heading_path) if s.chunk.heading_path else ''}]"
+        f"\n{s.chunk.text}"
+        for n, s in enumerate(chunks, start=1)
+    )
+    return (
+        f"Claim: {claim.text}\nClaim timeframe: {start} to {end}\n"
+        f"Page title: {title}\nPage published: {published}\n\nPage text passages:\n\n{passages}"
+    )
+
+
+def read_page(
+    *,
+    claim: ClaimContext,
+    page_text: str,
+    title: str,
+    chunks: list[ScoredChunk],
+    published_at: datetime | date | None,
+) -> list[Finding]:
+    from evidence.stance import Finding
+
+    system, _ = llm.load_prompt("stance")
+    result = llm.complete_json(
+        system=system,
+        user=_user_message(claim, title, chunks, published_at),
+        schema=LLMStance,
+        purpose="stance",
+    )
+    reference = published_at.date() if isinstance(published_at, datetime) else published_at
+    findings: list[Finding] = []
+    for item in result.value.findings:
+        quote = locate_quote(page_text, item.quote)
+        if quote is None:
+            logger.info(
+                "llm quote not on the page; finding dropped", extra={"chars": len(item.quote)}
+            )
+            continue
+        event_at, source, precision = item.event_date, "llm" if item.event_date else "", "day"
+        if event_at is None:
+            events = [m for m in find_text_dates(quote, reference=reference) if m.is_event]
+            if events:
+                event_at, source, precision = events[0].when, events[0].source, events[0].precision
+        findings.append(
+            Finding(
+                quote=quote,
+                stance=item.stance,
+                score=item.score,
+                confidence=item.confidence,
+                event_at=event_at,
+                date_source=source,
+                method=Method.LLM,
+                event_precision=precision,
+            )
+        )
+        if len(findings) >= MAX_FINDINGS:
+            break
+    return findings

@@ -1,0 +1,175 @@
+"""The deterministic stance scorer: how far one sentence bears on the claim, and which way.
+
+Relevance is token coverage of the claim blended with embedding cosine. A relevant sentence
+refutes when it contradicts the claim: a polarity flip (negation or a refutation word), an
+antonym of a claim word, a different number for the same unit, or an event date outside the
+claim's timeframe. Otherwise a sufficiently relevant sentence supports. Hedged sentences lose
+confidence. The thresholds were set on half of CLIMATE-FEVER and checked on the other half
+(bench/stance_bench.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from evidence.dates import DatedMention, find_text_dates
+from evidence.models import Confidence, Stance
+from evidence.rerank import tokens
+from evidence.stance import signals
+
+# Below this relevance a sentence is about something else.
+RELEVANT = 0.38
+# A sentence this relevant, with nothing against the claim, supports it.
+SUPPORTING = 0.42
+# Refute signals needed (in the weights below) to call a relevant sentence a refutation.
+REFUTING = 0.5
+_COVERAGE_SHARE = 0.5
+
+_WEIGHTS = {
+    "polarity": 0.6,
+    "refutation_word": 0.6,
+    "antonym": 0.5,
+    "number_mismatch": 0.6,
+    "date_outside": 0.6,
+}
+
+
+@dataclass(frozen=True)
+class ClaimSignals:
+    text: str
+    tokens: frozenset[str]
+    quantities: list[signals.Quantity]
+    negated: bool
+    refutation_words: frozenset[str]
+    timeframe: tuple[date | None, date | None]
+
+    @classmethod
+    def of(cls, text: str, start: datetime | None, end: datetime | None) -> ClaimSignals:
+        return cls(
+            text=text,
+            tokens=frozenset(tokens(text)),
+            quantities=signals.quantities(text),
+            negated=signals.negated(text),
+            refutation_words=frozenset(signals.refutation_words(text)),
+            timeframe=(start.date() if start else None, end.date() if end else None),
+        )
+
+
+@dataclass(frozen=True)
+class Judgement:
+    stance: str
+    score: float
+    confidence: str
+    relevance: float
+    event_at: date | None = None
+    date_source: str = ""
+    reasons: list[str] = field(default_factory=list)
+    event_precision: str = "day"
+
+
+def coverage(claim: ClaimSignals, passage: str) -> float:
+    if not claim.tokens:
+        return 0.0
+    return len(claim.tokens & set(tokens(passage))) / len(claim.tokens)
+
+
+def relevance(claim: ClaimSignals, passage: str, cosine: float | None) -> float:
+    share = coverage(claim, passage)
+    if cosine is None:
+        return share
+    return _COVERAGE_SHARE * share + (1 - _COVERAGE_SHARE) * max(cosine, 0.0)
+
+
+def _in_timeframe(mention: DatedMention, timeframe: tuple[date | None, date | None]) -> bool:
+    return overlaps(mention.when, mention.precision, timeframe)
+
+
+def overlaps(when: date, precision: str, timeframe: tuple[date | None, date | None]) -> bool:
+    """A day must fall inside the timeframe; a month ("in March 2024") need only overlap it."""
+    start, end = timeframe
+    last = when
+    if precision == "month":
+        following = date(when.year + when.month // 12, when.month % 12 + 1, 1)
+        last = following - timedelta(days=1)
+    return (start is None or last >= start) and (end is None or when <= end)
+
+
+def event_mention(passage: str, reference: date | None) -> DatedMention | None:
+    """The date the passage gives for something happening: an event-phrase date first, else
+    the only day-precise date it names."""
+    mentions = find_text_dates(passage, reference=reference)
+    events = [m for m in mentions if m.is_event]
+    if events:
+        return events[0]
+    days = [m for m in mentions if m.precision == "day"]
+    if len({m.when for m in days}) == 1:
+        return days[0]
+    return None
+
+
+def judge(
+    claim: ClaimSignals,
+    passage: str,
+    *,
+    cosine: float | None,
+    reference: date | None = None,
+) -> Judgement:
+    rel = relevance(claim, passage, cosine)
+    mention = event_mention(passage, reference)
+    when, source = (mention.when, mention.source) if mention else (None, "")
+    precision = mention.precision if mention else "day"
+    reasons: list[str] = []
+    against = 0.0
+    support_bonus = 0.0
+
+    if signals.negated(passage) != claim.negated:
+        reasons.append("polarity")
+    refuting = signals.refutation_words(passage) - claim.refutation_words
+    if refuting:
+        reasons.append("refutation_word")
+    if signals.antonym_clash(claim.text, passage):
+        reasons.append("antonym")
+    matches, mismatches = signals.number_agreement(claim.quantities, signals.quantities(passage))
+    if mismatches and not matches:
+        reasons.append("number_mismatch")
+    elif matches:
+        support_bonus += 0.1
+        reasons.append("number_match")
+    if mention is not None and any(claim.timeframe):
+        if _in_timeframe(mention, claim.timeframe):
+            support_bonus += 0.1
+            reasons.append("date_inside")
+        else:
+            reasons.append("date_outside")
+    against = sum(_WEIGHTS.get(reason, 0.0) for reason in reasons)
+    is_hedged = signals.hedged(passage)
+
+    if rel < RELEVANT:
+        return Judgement(
+            Stance.NEUTRAL, round(rel, 4), Confidence.LOW, rel, when, source, reasons, precision
+        )
+    if against >= REFUTING:
+        score = min(1.0, rel * (0.5 + against / 2))
+        stance = Stance.REFUTE
+    elif rel + support_bonus >= SUPPORTING:
+        score = min(1.0, rel + support_bonus)
+        stance = Stance.SUPPORT
+    else:
+        return Judgement(
+            Stance.NEUTRAL, round(rel, 4), Confidence.LOW, rel, when, source, reasons, precision
+        )
+    confidence = _confidence(score, is_hedged, reasons)
+    return Judgement(stance, round(score, 4), confidence, rel, when, source, reasons, precision)
+
+
+def _confidence(score: float, is_hedged: bool, reasons: list[str]) -> str:
+    concrete = any(r in reasons for r in ("number_match", "number_mismatch", "date_inside",
+                                          "date_outside"))  # fmt: skip
+    if is_hedged:
+        return Confidence.LOW if score < 0.75 else Confidence.MEDIUM
+    if score >= 0.7 and concrete:
+        return Confidence.HIGH
+    if score >= 0.6:
+        return Confidence.MEDIUM
+    return Confidence.LOW

@@ -1,0 +1,183 @@
+"""Small readers of meaning the deterministic stance scorer relies on: numbers, negation,
+refutation words, antonyms and hedges. General English, not tuned to any data set's wording."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from evidence.rerank import stem, tokens
+
+_NUMBER = re.compile(
+    r"(?<![\w.])(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*"
+    r"(?P<unit>%|percent\b|per cent\b|[a-zA-Z°]+)?"
+)
+_SCALE = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20, "thirty": 30, "forty": 40,
+    "fifty": 50, "hundred": 100, "dozen": 12, "half": 0.5, "double": 2, "twice": 2,
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Quantity:
+    value: float
+    unit: str  # "%", a following word (stemmed), or "" when bare
+    is_year: bool
+
+
+def quantities(text: str) -> list[Quantity]:
+    found: list[Quantity] = []
+    for match in _NUMBER.finditer(text):
+        raw = match["value"].replace(",", "")
+        try:
+            value = float(raw)
+        except ValueError:
+            continue
+        unit = (match["unit"] or "").lower()
+        if unit in _SCALE:
+            value *= _SCALE[unit]
+            rest = text[match.end() :].split(None, 1)
+            unit = stem(rest[0].lower().strip(".,;:")) if rest else ""
+        elif unit in ("percent", "per"):
+            unit = "%"
+        elif unit not in ("%", ""):
+            unit = stem(unit)
+        is_year = unit in ("", "s") and 1800 <= value <= 2100 and "." not in raw and "," not in raw
+        found.append(Quantity(value=value, unit=unit if not is_year else "year", is_year=is_year))
+    for word in re.findall(r"[a-z]+", text.lower()):
+        if word in _NUMBER_WORDS:
+            found.append(Quantity(value=float(_NUMBER_WORDS[word]), unit="", is_year=False))
+    return found
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= max(abs(a), abs(b)) * 0.05
+
+
+def number_agreement(claim: list[Quantity], passage: list[Quantity]) -> tuple[int, int]:
+    """(matches, mismatches) between the claim's quantities and the passage's. A mismatch is a
+    passage quantity of the same unit as a claim quantity, with a different value, when no
+    passage quantity of that unit has the claim's value. Years are left to the date checks."""
+    matches = mismatches = 0
+    for wanted in (q for q in claim if not q.is_year):
+        same_unit = [q for q in passage if not q.is_year and q.unit == wanted.unit]
+        if any(_close(q.value, wanted.value) for q in passage if not q.is_year):
+            matches += 1
+        elif same_unit and wanted.unit:
+            mismatches += 1
+    return matches, mismatches
+
+
+NEGATIONS = frozenset(
+    (
+        "not no never cannot neither nor none nothing nobody nowhere without lack lacks lacking "
+        "fail fails failed unable"
+    ).split()
+)
+# Words that call a statement false or doubtful rather than negating a clause.
+REFUTATIONS = frozenset(
+    stem(word)
+    for word in (
+        "false myth myths hoax debunked debunk incorrect untrue misleading wrong "
+        "unfounded baseless refuted refute refutes disproved disprove denied deny denies "
+        "contrary fabricated fake misinformation disinformation erroneous mistaken "
+        "inaccurate contradicts contradicted discredited"
+    ).split()
+)
+HEDGES = frozenset(
+    (
+        "may might could possibly perhaps likely unlikely suggest suggests suggested uncertain "
+        "unclear debated controversial speculate speculated hypothesis hypothesized potential "
+        "potentially allegedly reportedly claim claims claimed"
+    ).split()
+)
+_ANTONYM_PAIRS = [
+    ("increase", "decrease"), ("increase", "reduce"), ("rise", "fall"), ("rise", "decline"),
+    ("grow", "shrink"), ("grow", "decline"), ("gain", "loss"), ("gain", "lose"),
+    ("expand", "contract"), ("expand", "shrink"), ("accelerate", "slow"), ("more", "less"),
+    ("more", "fewer"), ("higher", "lower"), ("high", "low"), ("above", "below"),
+    ("warm", "cool"), ("warming", "cooling"), ("hot", "cold"), ("melt", "freeze"),
+    ("thick", "thin"), ("advance", "retreat"), ("positive", "negative"), ("strong", "weak"),
+    ("stronger", "weaker"), ("major", "minor"), ("majority", "minority"), ("most", "least"),
+    ("largest", "smallest"), ("large", "small"), ("best", "worst"), ("true", "false"),
+    ("safe", "dangerous"), ("legal", "illegal"), ("approve", "reject"), ("accept", "reject"),
+    ("win", "lose"), ("won", "lost"), ("pass", "fail"), ("support", "oppose"),
+    ("allow", "ban"), ("allow", "prohibit"), ("open", "close"), ("start", "stop"),
+    ("begin", "end"), ("alive", "dead"), ("always", "never"), ("all", "none"),
+    ("benefit", "harm"), ("improve", "worsen"), ("success", "failure"), ("cause", "prevent"),
+    ("natural", "man-made"), ("natural", "human"), ("up", "down"), ("heavier", "lighter"),
+    ("earlier", "later"), ("before", "after"), ("faster", "slower"), ("wetter", "drier"),
+]  # fmt: skip
+ANTONYMS: dict[str, set[str]] = {}
+for _left, _right in _ANTONYM_PAIRS:
+    ANTONYMS.setdefault(stem(_left), set()).add(stem(_right))
+    ANTONYMS.setdefault(stem(_right), set()).add(stem(_left))
+
+_WORDS = re.compile(r"[a-z]+(?:'t)?")
+_NOT_ONLY = re.compile(r"\bnot only\b|\bno doubt\b|\bnot just\b", re.IGNORECASE)
+
+
+def words(text: str) -> list[str]:
+    return _WORDS.findall(text.lower())
+
+
+def negated(text: str) -> bool:
+    cleaned = _NOT_ONLY.sub(" ", text)
+    return any(w in NEGATIONS or w.endswith("n't") for w in words(cleaned))
+
+
+def refutation_words(text: str) -> set[str]:
+    return {stem(w) for w in words(text)} & REFUTATIONS
+
+
+def hedged(text: str) -> bool:
+    return any(w in HEDGES for w in words(text))
+
+
+def antonym_clash(claim_text: str, passage: str) -> set[str]:
+    """Claim words whose opposite the passage uses while not using the word itself."""
+    claim_stems = set(tokens(claim_text)) | {stem(w) for w in words(claim_text)}
+    passage_stems = {stem(w) for w in words(passage)}
+    clashes = set()
+    for word in claim_stems:
+        opposite = ANTONYMS.get(word, set())
+        if opposite & passage_stems and word not in passage_stems:
+            clashes.add(word)
+    return clashes
+
+
+def capitalised_names(text: str) -> set[str]:
+    """Capitalised words not at a sentence start: a cheap stand-in for named entities."""
+    names = set()
+    for match in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+|[A-Z]{2,})\b", text):
+        if match.group(1).lower() not in NEGATIONS:
+            names.add(match.group(1).lower())
+    return names
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s*\n+\s*")
+_MIN_SENTENCE = 20
+
+
+def sentence_spans(text: str, *, max_chars: int = 600) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of `text`, trimmed of white space; very long runs
+    without punctuation are cut at max_chars so a quote stays a quote."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for boundary in [*_SENTENCE_BREAK.finditer(text), None]:
+        end = boundary.start() if boundary is not None else len(text)
+        piece = text[start:end]
+        left = start + (len(piece) - len(piece.lstrip()))
+        right = start + len(piece.rstrip())
+        while right - left > max_chars:
+            cut = text.rfind(" ", left, left + max_chars)
+            cut = cut if cut > left else left + max_chars
+            spans.append((left, cut))
+            left = cut + 1
+        if right - left >= _MIN_SENTENCE or (right > left and not spans and boundary is None):
+            spans.append((left, right))
+        if boundary is not None:
+            start = boundary.end()
+    return spans
