@@ -26,6 +26,21 @@ def claim_hash(text: str) -> str:
     return hashlib.sha256(normalize_claim_text(text).encode("utf-8")).hexdigest()
 
 
+_FILLER = frozenset(
+    "a an the of in on at to for by with from and or is are was were be been has have had it its "
+    "that this these those as says said reports reported claims claim breaking".split()
+)
+
+
+def claim_tokens(text: str) -> frozenset[str]:
+    """Content words of a claim, for spotting the same claim reported in other words."""
+    return frozenset(t for t in normalize_claim_text(text).split() if t not in _FILLER)
+
+
+def claim_fingerprint(text: str) -> str:
+    return hashlib.sha256(" ".join(sorted(claim_tokens(text))).encode("utf-8")).hexdigest()
+
+
 class ClaimStatus(models.TextChoices):
     QUEUED = "queued", "Queued"
     RUNNING = "running", "Running"
@@ -42,6 +57,12 @@ class Outcome(models.TextChoices):
 class Claim(models.Model):
     text = models.TextField()
     normalized_hash = models.CharField(max_length=64, db_index=True)
+    fingerprint = models.CharField(
+        max_length=64,
+        db_index=True,
+        blank=True,
+        help_text="content words, order-free: groups re-reports",
+    )
     timeframe_start = models.DateTimeField(null=True, blank=True)
     timeframe_end = models.DateTimeField(null=True, blank=True)
     timeframe_source = models.CharField(
@@ -62,6 +83,9 @@ class Claim(models.Model):
     refute_total = models.FloatField(default=0)
     cost_usd = models.DecimalField(max_digits=10, decimal_places=6, default=0)
     run_number = models.PositiveIntegerField(default=1)
+    attempt_offset = models.PositiveIntegerField(
+        default=0, help_text="search attempts used by earlier runs; this run's start after them"
+    )
     error = models.TextField(blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -97,6 +121,8 @@ class Claim(models.Model):
     def save(self, *args: object, **kwargs: object) -> None:
         if not self.normalized_hash:
             self.normalized_hash = claim_hash(self.text)
+        if not self.fingerprint:
+            self.fingerprint = claim_fingerprint(self.text)
         super().save(*args, **kwargs)  # type: ignore[arg-type]
 
     @property

@@ -159,5 +159,6 @@ LOGGING = {
         "httpx": {"level": "WARNING"},
         "trafilatura": {"level": "ERROR"},
         "htmldate": {"level": "ERROR"},
+        "bm25s": {"level": "WARNING"},
     },
 }

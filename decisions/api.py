@@ -1,5 +1,361 @@
-"""JSON API routes of the decisions app (mounted under /api/ by claimcheck.api)."""
+"""JSON API for claims: submit (one or many), read status and verdict, list, override."""
 
-from ninja import Router
+from __future__ import annotations
 
-router = Router(tags=["decisions"])
+from datetime import UTC, date, datetime, time
+from typing import Any
+
+from django.http import HttpRequest
+from django.shortcuts import get_object_or_404
+from ninja import Query, Router, Schema, Status
+from pydantic import ConfigDict, Field
+
+from claimcheck.models import Claim, ClaimStatus, Outcome
+from claimcheck.roles import is_editor
+from claimcheck.schemas import FORBIDDEN_EDITORS, ErrorOut
+from decisions import selectors
+from decisions.claims import (
+    BatchError,
+    ClaimError,
+    claim_submit,
+    claims_submit_many,
+    verdict_override,
+)
+from decisions.models import Override
+
+router = Router(tags=["claims"])
+
+
+class ClaimIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(max_length=20_000)
+    timeframe_start: datetime | date | None = None
+    timeframe_end: datetime | date | None = None
+    source_channel: str = ""
+
+
+class ClaimCreatedOut(Schema):
+    id: int
+    status: str
+    created: bool
+    url: str
+
+
+class ClaimsCreatedOut(Schema):
+    ids: list[int]
+    claims: list[ClaimCreatedOut]
+
+
+class SourceOut(Schema):
+    url: str
+    title: str
+    pub_date: str | None
+    excerpt: str
+    tier: str = ""
+    stance: str = ""
+    weight: float = 0.0
+    event_date: str | None = None
+
+
+class AgentResultOut(Schema):
+    outcome: str
+    reason: str
+    proof: str
+    sources: list[SourceOut]
+    debug: dict[str, Any]
+    support_total: float
+    refute_total: float
+    decided_at: datetime
+
+
+class OverrideOut(Schema):
+    id: int
+    editor: str
+    from_outcome: str
+    to_outcome: str
+    reason: str
+    at: datetime
+
+
+class EventOut(Schema):
+    sequence: int
+    kind: str
+    message: str
+    payload: dict[str, Any]
+    at: datetime
+
+
+class ClaimOut(Schema):
+    id: int
+    text: str
+    status: str
+    outcome: str | None
+    overridden: bool
+    timeframe_start: datetime | None
+    timeframe_end: datetime | None
+    source_channel: str
+    created_at: datetime
+    decided_at: datetime | None
+    error: str
+    queries_used: int
+    crawls_used: int
+    evidence_count: int
+
+
+class ClaimDetailOut(ClaimOut):
+    result: AgentResultOut | None
+    override: OverrideOut | None
+    overrides: list[OverrideOut]
+    events: list[EventOut]
+    fact_checks: list[dict[str, Any]]
+    also_reported_by: list[dict[str, Any]]
+
+
+class ClaimPageOut(Schema):
+    count: int
+    limit: int
+    offset: int
+    items: list[ClaimOut]
+
+
+class OverrideIn(Schema):
+    model_config = ConfigDict(extra="forbid")
+
+    outcome: str
+    reason: str
+
+
+def _aware(value: datetime | date | None, *, end: bool) -> datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, datetime):
+        return datetime.combine(value, time.max if end else time.min, tzinfo=UTC)
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+def _label(outcome: str) -> str | None:
+    return Outcome(outcome).label if outcome else None
+
+
+def claim_summary(claim: Claim) -> dict[str, Any]:
+    return {
+        "id": claim.pk,
+        "text": claim.text,
+        "status": claim.status,
+        "outcome": _label(claim.outcome),
+        "overridden": claim.overridden,
+        "timeframe_start": claim.timeframe_start,
+        "timeframe_end": claim.timeframe_end,
+        "source_channel": claim.source_channel,
+        "created_at": claim.created_at,
+        "decided_at": claim.decided_at,
+        "error": claim.error,
+        "queries_used": claim.queries_used,
+        "crawls_used": claim.crawls_used,
+        "evidence_count": claim.evidence_count,
+    }
+
+
+def _override(override: Override) -> dict[str, Any]:
+    return {
+        "id": override.pk,
+        "editor": override.editor.get_username(),
+        "from_outcome": Outcome(override.from_outcome).label,
+        "to_outcome": Outcome(override.to_outcome).label,
+        "reason": override.reason,
+        "at": override.at,
+    }
+
+
+def claim_detail(claim: Claim) -> dict[str, Any]:
+    detail = selectors.claim_detail(claim=claim)
+    verdict = detail.verdict
+    overrides = [_override(o) for o in detail.overrides]
+    return {
+        **claim_summary(claim),
+        "result": None
+        if verdict is None
+        else {
+            "outcome": Outcome(verdict.outcome).label,
+            "reason": verdict.reason,
+            "proof": verdict.proof_markdown,
+            "sources": verdict.sources,
+            "debug": verdict.debug,
+            "support_total": verdict.support_total,
+            "refute_total": verdict.refute_total,
+            "decided_at": verdict.decided_at,
+        },
+        "override": overrides[0] if overrides else None,
+        "overrides": overrides,
+        "events": [
+            {
+                "sequence": e.sequence,
+                "kind": e.kind,
+                "message": e.message,
+                "payload": e.payload,
+                "at": e.created_at,
+            }
+            for e in detail.events
+        ],
+        "fact_checks": [
+            {
+                "publisher": f.publisher,
+                "rating": f.rating,
+                "url": f.url,
+                "review_date": f.review_date.isoformat() if f.review_date else None,
+            }
+            for f in detail.fact_checks
+        ],
+        "also_reported_by": [
+            {"id": c.pk, "source_channel": c.source_channel, "outcome": _label(c.outcome)}
+            for c in detail.also_reported_by
+        ],
+    }
+
+
+def _created(claim: Claim, created: bool) -> dict[str, Any]:
+    return {
+        "id": claim.pk,
+        "status": claim.status,
+        "created": created,
+        "url": f"/api/claims/{claim.pk}",
+    }
+
+
+@router.post(
+    "/claims",
+    response={202: ClaimsCreatedOut, 400: ErrorOut, 403: ErrorOut},
+    summary="Submit one claim or a list; each is checked in the background",
+)
+def create_claims(request: HttpRequest, payload: ClaimIn | list[ClaimIn]) -> Status[Any]:
+    if not is_editor(request.user):
+        return Status(403, FORBIDDEN_EDITORS)
+    items = payload if isinstance(payload, list) else [payload]
+    if not items:
+        return Status(400, {"error": "invalid request", "details": "no claims given"})
+    try:
+        if len(items) == 1:
+            item = items[0]
+            claim, created = claim_submit(
+                text=item.text,
+                timeframe_start=_aware(item.timeframe_start, end=False),
+                timeframe_end=_aware(item.timeframe_end, end=True),
+                source_channel=item.source_channel,
+                user=request.user,
+            )
+            results = [(claim, created)]
+        else:
+            results = _submit_many(items, request.user)
+    except ClaimError as exc:
+        return Status(
+            400,
+            {
+                "error": "invalid claim",
+                "details": {"field": exc.field, "message": exc.message},
+            },
+        )
+    except BatchError as exc:
+        details = [{"index": p.line, "message": p.message} for p in exc.problems]
+        return Status(400, {"error": "invalid claims", "details": details})
+    return Status(
+        202, {"ids": [c.pk for c, _ in results], "claims": [_created(c, n) for c, n in results]}
+    )
+
+
+def _submit_many(items: list[ClaimIn], user: Any) -> list[tuple[Claim, bool]]:
+    """A list in one request is all or nothing, like a pasted batch."""
+    fields = [
+        (
+            index,
+            {
+                "text": item.text,
+                "timeframe_start": _aware(item.timeframe_start, end=False),
+                "timeframe_end": _aware(item.timeframe_end, end=True),
+                "source_channel": item.source_channel,
+            },
+        )
+        for index, item in enumerate(items)
+    ]
+    return claims_submit_many(items=fields, user=user)
+
+
+@router.get(
+    "/claims/{claim_id}",
+    response={200: ClaimDetailOut, 403: ErrorOut, 404: ErrorOut},
+    summary="A claim: status, events so far, the verdict when decided, overrides",
+)
+def get_claim(request: HttpRequest, claim_id: int) -> Status[Any]:
+    if not is_editor(request.user):
+        return Status(403, FORBIDDEN_EDITORS)
+    claim = Claim.objects.filter(pk=claim_id).first()
+    if claim is None:
+        return Status(404, {"error": "not found", "details": f"no claim {claim_id}"})
+    return Status(200, claim_detail(claim))
+
+
+class ClaimFilters(Schema):
+    status: ClaimStatus | None = None
+    outcome: str | None = None
+    created_from: date | None = Field(None, alias="from")
+    created_to: date | None = Field(None, alias="to")
+    q: str | None = None
+    limit: int = Field(50, ge=1, le=200)
+    offset: int = Field(0, ge=0)
+
+
+@router.get(
+    "/claims",
+    response={200: ClaimPageOut, 400: ErrorOut, 403: ErrorOut},
+    summary="Claims, newest first, filtered by status, outcome and creation date",
+)
+def list_claims(request: HttpRequest, filters: Query[ClaimFilters]) -> Status[Any]:
+    if not is_editor(request.user):
+        return Status(403, FORBIDDEN_EDITORS)
+    outcome = (filters.outcome or "").lower()
+    if outcome and outcome not in Outcome.values:
+        return Status(
+            400,
+            {
+                "error": "invalid request",
+                "details": f"outcome must be one of {Outcome.values}",
+            },
+        )
+    claims = selectors.claim_queue(
+        status=filters.status or "",
+        outcome=outcome,
+        q=filters.q or "",
+        created_from=filters.created_from,
+        created_to=filters.created_to,
+    )
+    page = claims[filters.offset : filters.offset + filters.limit]
+    return Status(
+        200,
+        {
+            "count": claims.count(),
+            "limit": filters.limit,
+            "offset": filters.offset,
+            "items": [claim_summary(c) for c in page],
+        },
+    )
+
+
+@router.post(
+    "/claims/{claim_id}/override",
+    response={201: OverrideOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    summary="Change a decided claim's outcome, with a reason (editors); the original stays",
+)
+def override_claim(request: HttpRequest, claim_id: int, payload: OverrideIn) -> Status[Any]:
+    if not is_editor(request.user):
+        return Status(403, FORBIDDEN_EDITORS)
+    claim = get_object_or_404(Claim, pk=claim_id)
+    outcome = payload.outcome.strip().lower()
+    try:
+        override = verdict_override(
+            claim=claim, editor=request.user, to_outcome=outcome, reason=payload.reason
+        )
+    except ClaimError as exc:
+        status = 409 if exc.field == "status" else 400
+        details = {"field": exc.field, "message": exc.message}
+        return Status(status, {"error": "cannot override", "details": details})
+    return Status(201, _override(Override.objects.select_related("editor").get(pk=override.pk)))

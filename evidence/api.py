@@ -141,7 +141,7 @@ def domains_create(request: HttpRequest, payload: DomainIn) -> Any:
     if denied := _forbidden(request):
         return denied
     try:
-        domain = domain_create(user=request.user, **payload.dict())
+        domain = domain_create(user=request.user, via="api", **payload.dict())
     except DomainExists as exc:
         return _error(409, "domain exists", str(exc))
     except DomainError as exc:
@@ -167,7 +167,7 @@ def domains_patch(request: HttpRequest, key: str, payload: DomainPatch) -> Any:
     if not changes:
         return _error(400, "invalid domain", "nothing to change")
     try:
-        domain = domain_update(domain=domain, user=request.user, **changes)
+        domain = domain_update(domain=domain, user=request.user, via="api", **changes)
     except DomainExists as exc:
         return _error(409, "domain exists", str(exc))
     except DomainError as exc:
@@ -186,5 +186,5 @@ def domains_delete(request: HttpRequest, key: str) -> Any:
     domain = domain_get(key=key)
     if domain is None:
         return _not_found(key)
-    domain_delete(domain=domain)
+    domain_delete(domain=domain, user=request.user, via="api")
     return Status(204, None)

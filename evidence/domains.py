@@ -97,7 +97,14 @@ def registrable_domain(url_or_host: str) -> str:
     host = host_of(url_or_host)
     if not host or _is_ip(host):
         return host
-    return _extractor()(host).top_domain_under_public_suffix or host
+    parts = _extractor()(host)
+    if parts.top_domain_under_public_suffix:
+        return parts.top_domain_under_public_suffix
+    if parts.suffix or "." not in host:
+        return host  # the host is itself a public suffix, or a bare name like `localhost`
+    # An ending the suffix list does not know (`.example`, `.internal`): treat the last label as
+    # the suffix, so that `www.agency.example` and `agency.example` are one source, not two.
+    return ".".join(host.split(".")[-2:])
 
 
 def normalize_domain_name(raw: str) -> str:

@@ -1,25 +1,232 @@
+"""Domain admin: search and filter the registry, edit a row in place, add, remove, import a
+CSV file after a preview, export. Admins only; every change goes through evidence.services,
+which records who made it and when."""
+
 from __future__ import annotations
 
+from typing import Any
+
+from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from claimcheck.roles import admin_required
-from evidence.models import Domain, Tier
+from evidence.domains import DomainCsvError, DomainError
+from evidence.forms import (
+    DomainAddForm,
+    DomainEditForm,
+    DomainFilterForm,
+    DomainImportForm,
+    error_field,
+)
+from evidence.models import Domain, DomainChange, Tier
+from evidence.services import (
+    domain_create,
+    domain_delete,
+    domain_update,
+    domains_export,
+    domains_import,
+)
+
+PAGE_SIZE = 100
+
+
+def _partial(request: HttpRequest) -> bool:
+    htmx = getattr(request, "htmx", None)
+    return htmx is not None and bool(htmx) and not htmx.history_restore_request
+
+
+def _domains(filters: dict[str, str]) -> Any:
+    domains = Domain.objects.select_related("updated_by")
+    if filters["q"]:
+        domains = domains.filter(name__icontains=filters["q"])
+    if filters["tier"] in Tier.values:
+        domains = domains.filter(tier=filters["tier"])
+    if filters["access"] in ("allowed", "denied"):
+        domains = domains.filter(denied=filters["access"] == "denied")
+    return domains.order_by("name")
+
+
+def _list_page(
+    request: HttpRequest, *, add_form: DomainAddForm | None = None, status: int = 200
+) -> HttpResponse:
+    form = DomainFilterForm(request.GET or None)
+    filters = form.values()
+    page = Paginator(_domains(filters), PAGE_SIZE).get_page(request.GET.get("page"))
+    context = {
+        "nav": "domains",
+        "form": form,
+        "filters": filters,
+        "filtered": any(filters.values()),
+        "page": page,
+        "tiers": Tier.choices,
+        "add_form": add_form or DomainAddForm(prefix="new"),
+        "add_open": add_form is not None,
+    }
+    template = "evidence/domain_list.html"
+    if _partial(request) and request.method == "GET":
+        template += "#results"
+    return render(request, template, context, status=status)
 
 
 @admin_required
+@require_GET
 def domain_list(request: HttpRequest) -> HttpResponse:
-    q = request.GET.get("q", "").strip().lower()
-    tier = request.GET.get("tier", "")
-    domains = Domain.objects.all()
-    if q:
-        domains = domains.filter(name__icontains=q)
-    if tier in Tier.values:
-        domains = domains.filter(tier=tier)
-    page = Paginator(domains.order_by("name"), 100).get_page(request.GET.get("page"))
+    return _list_page(request)
+
+
+@admin_required
+@require_POST
+def domain_add(request: HttpRequest) -> HttpResponse:
+    form = DomainAddForm(request.POST, prefix="new")
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            domain = domain_create(
+                name=data["name"],
+                tier=data["tier"],
+                weight_override=data["weight_override"],
+                denied=data["denied"],
+                note=data["note"],
+                user=request.user,
+                via="web",
+            )
+        except DomainError as exc:
+            form.add_error(error_field(str(exc)), str(exc))
+        else:
+            messages.success(request, f"{domain.name} added.")
+            return redirect(f"{reverse('domains')}?q={domain.name}")
+    return _list_page(request, add_form=form, status=422)
+
+
+def _row(
+    request: HttpRequest, domain: Domain, *, form: DomainEditForm | None = None, status: int = 200
+) -> HttpResponse:
+    context = {"domain": domain, "tiers": Tier.choices, "focus": True}
+    if form is None:
+        return render(request, "evidence/domain_list.html#row", context, status=status)
+    context["edit_form"] = form
+    return render(request, "evidence/domain_list.html#row-edit", context, status=status)
+
+
+@admin_required
+@require_http_methods(["GET", "POST"])
+def domain_edit(request: HttpRequest, pk: int) -> HttpResponse:
+    """GET: the row as a form (HTMX) or an edit page. POST: save; the row comes back in place,
+    or the form with its errors and status 422."""
+    domain = get_object_or_404(Domain.objects.select_related("updated_by"), pk=pk)
+    if request.method == "GET":
+        form = DomainEditForm.for_domain(domain)
+        if _partial(request):
+            return _row(request, domain, form=form)
+        return render(
+            request,
+            "evidence/domain_edit.html",
+            {"nav": "domains", "domain": domain, "edit_form": form},
+        )
+    form = DomainEditForm(request.POST, prefix=f"d{domain.pk}")
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            domain = domain_update(
+                domain=domain,
+                user=request.user,
+                tier=data["tier"],
+                weight_override=data["weight_override"],
+                denied=data["denied"],
+                note=data["note"],
+                via="web",
+            )
+        except DomainError as exc:
+            form.add_error(error_field(str(exc)), str(exc))
+        else:
+            if _partial(request):
+                return _row(request, domain)
+            messages.success(request, f"{domain.name} saved.")
+            return redirect(f"{reverse('domains')}?q={domain.name}")
+    if _partial(request):
+        return _row(request, domain, form=form, status=422)
     return render(
         request,
-        "evidence/domain_list.html",
-        {"nav": "domains", "page": page, "q": q, "tier": tier, "tiers": Tier.choices},
+        "evidence/domain_edit.html",
+        {"nav": "domains", "domain": domain, "edit_form": form},
+        status=422,
     )
+
+
+@admin_required
+@require_GET
+def domain_row(request: HttpRequest, pk: int) -> HttpResponse:
+    """The row as it is (the inline edit's Cancel)."""
+    domain = get_object_or_404(Domain.objects.select_related("updated_by"), pk=pk)
+    if not _partial(request):
+        return redirect(f"{reverse('domains')}?q={domain.name}")
+    return _row(request, domain)
+
+
+@admin_required
+@require_POST
+def domain_remove(request: HttpRequest, pk: int) -> HttpResponse:
+    domain = get_object_or_404(Domain, pk=pk)
+    name = domain.name
+    domain_delete(domain=domain, user=request.user, via="web")
+    if _partial(request):
+        # An empty answer swapped over the row removes it from the table.
+        return HttpResponse("")
+    messages.success(request, f"{name} removed.")
+    return redirect("domains")
+
+
+@admin_required
+@require_http_methods(["GET", "POST"])
+def domain_import(request: HttpRequest) -> HttpResponse:
+    """Upload or paste, see what would change line by line, then apply all of it or nothing."""
+    form = DomainImportForm(request.POST or None, request.FILES or None)
+    preview = None
+    if request.method == "POST" and form.is_valid():
+        if request.POST.get("action") == "apply":
+            try:
+                created, updated = domains_import(
+                    text=str(form.cleaned_data["text"]), user=request.user
+                )
+            except DomainCsvError:
+                preview = form.preview()
+            else:
+                messages.success(request, f"Import applied: {created} added, {updated} changed.")
+                return redirect("domain_changes")
+        else:
+            preview = form.preview()
+    status = 422 if (form.is_bound and form.errors) or (preview and preview.problems) else 200
+    return render(
+        request,
+        "evidence/domain_import.html",
+        {
+            "nav": "domains",
+            "form": form,
+            "preview": preview,
+            "text": form.cleaned_data.get("text", "") if form.is_bound and not form.errors else "",
+        },
+        status=status,
+    )
+
+
+@admin_required
+@require_GET
+def domain_export(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(domains_export(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="domains.csv"'
+    return response
+
+
+@admin_required
+@require_GET
+def domain_changes(request: HttpRequest) -> HttpResponse:
+    q = request.GET.get("q", "").strip().lower()[:253]
+    changes = DomainChange.objects.select_related("user").order_by("-at", "-id")
+    if q:
+        changes = changes.filter(name__icontains=q)
+    page = Paginator(changes, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "evidence/domain_changes.html", {"nav": "domains", "page": page, "q": q})

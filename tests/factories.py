@@ -7,6 +7,7 @@ from datetime import timedelta
 
 import factory
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.utils import timezone
 
 from claimcheck.models import ApiToken, Claim, ClaimStatus, EventKind, Outcome, PipelineEvent
@@ -25,7 +26,7 @@ from evidence.models import (
 from harvester.models import ProcessedResult, Query, RawResult, SearchRun
 
 
-class UserFactory(factory.django.DjangoModelFactory):
+class UserFactory(factory.django.DjangoModelFactory[User]):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
@@ -46,7 +47,7 @@ class UserFactory(factory.django.DjangoModelFactory):
             self.save()  # type: ignore[attr-defined]
 
 
-class ApiTokenFactory(factory.django.DjangoModelFactory):
+class ApiTokenFactory(factory.django.DjangoModelFactory[ApiToken]):
     class Meta:
         model = ApiToken
 
@@ -56,7 +57,7 @@ class ApiTokenFactory(factory.django.DjangoModelFactory):
     digest = factory.Sequence(lambda n: hashlib.sha256(f"token-{n}".encode()).hexdigest())
 
 
-class ClaimFactory(factory.django.DjangoModelFactory):
+class ClaimFactory(factory.django.DjangoModelFactory[Claim]):
     class Meta:
         model = Claim
 
@@ -70,7 +71,7 @@ class DecidedClaimFactory(ClaimFactory):
     decided_at = factory.LazyFunction(timezone.now)
 
 
-class PipelineEventFactory(factory.django.DjangoModelFactory):
+class PipelineEventFactory(factory.django.DjangoModelFactory[PipelineEvent]):
     class Meta:
         model = PipelineEvent
 
@@ -80,7 +81,7 @@ class PipelineEventFactory(factory.django.DjangoModelFactory):
     message = "query composed"
 
 
-class QueryFactory(factory.django.DjangoModelFactory):
+class QueryFactory(factory.django.DjangoModelFactory[Query]):
     class Meta:
         model = Query
 
@@ -89,7 +90,7 @@ class QueryFactory(factory.django.DjangoModelFactory):
     rewriter = "deterministic"
 
 
-class SearchRunFactory(factory.django.DjangoModelFactory):
+class SearchRunFactory(factory.django.DjangoModelFactory[SearchRun]):
     class Meta:
         model = SearchRun
 
@@ -98,7 +99,7 @@ class SearchRunFactory(factory.django.DjangoModelFactory):
     providers_used = factory.LazyFunction(lambda: ["local"])
 
 
-class RawResultFactory(factory.django.DjangoModelFactory):
+class RawResultFactory(factory.django.DjangoModelFactory[RawResult]):
     class Meta:
         model = RawResult
 
@@ -109,7 +110,7 @@ class RawResultFactory(factory.django.DjangoModelFactory):
     rank = factory.Sequence(lambda n: n + 1)
 
 
-class ProcessedResultFactory(factory.django.DjangoModelFactory):
+class ProcessedResultFactory(factory.django.DjangoModelFactory[ProcessedResult]):
     class Meta:
         model = ProcessedResult
 
@@ -121,7 +122,7 @@ class ProcessedResultFactory(factory.django.DjangoModelFactory):
     best_rank = 1
 
 
-class DomainFactory(factory.django.DjangoModelFactory):
+class DomainFactory(factory.django.DjangoModelFactory[Domain]):
     class Meta:
         model = Domain
         django_get_or_create = ("name",)
@@ -130,7 +131,7 @@ class DomainFactory(factory.django.DjangoModelFactory):
     tier = Tier.OTHER
 
 
-class PageFactory(factory.django.DjangoModelFactory):
+class PageFactory(factory.django.DjangoModelFactory[Page]):
     class Meta:
         model = Page
 
@@ -144,7 +145,7 @@ class PageFactory(factory.django.DjangoModelFactory):
     fetcher = "http"
 
 
-class EvidenceFactory(factory.django.DjangoModelFactory):
+class EvidenceFactory(factory.django.DjangoModelFactory[Evidence]):
     class Meta:
         model = Evidence
 
@@ -163,7 +164,7 @@ class EvidenceFactory(factory.django.DjangoModelFactory):
     in_window = True
 
 
-class FactCheckMatchFactory(factory.django.DjangoModelFactory):
+class FactCheckMatchFactory(factory.django.DjangoModelFactory[FactCheckMatch]):
     class Meta:
         model = FactCheckMatch
 
@@ -174,14 +175,14 @@ class FactCheckMatchFactory(factory.django.DjangoModelFactory):
     url = factory.Sequence(lambda n: f"https://factdesk.example/check/{n}")
 
 
-class FactCheckCacheFactory(factory.django.DjangoModelFactory):
+class FactCheckCacheFactory(factory.django.DjangoModelFactory[FactCheckCache]):
     class Meta:
         model = FactCheckCache
 
     normalized_hash = factory.Sequence(lambda n: hashlib.sha256(str(n).encode()).hexdigest())
 
 
-class VerdictFactory(factory.django.DjangoModelFactory):
+class VerdictFactory(factory.django.DjangoModelFactory[Verdict]):
     class Meta:
         model = Verdict
 
@@ -192,7 +193,7 @@ class VerdictFactory(factory.django.DjangoModelFactory):
     support_total = 1.8
 
 
-class OverrideFactory(factory.django.DjangoModelFactory):
+class OverrideFactory(factory.django.DjangoModelFactory[Override]):
     class Meta:
         model = Override
 

@@ -14,7 +14,13 @@ from evidence.fetching.base import (
     RawFetch,
     fetcher_for,
 )
-from evidence.fetching.pages import DeniedDomain, cached_page, page_fetch, pages_fetch
+from evidence.fetching.pages import (
+    DeniedDomain,
+    cached_page,
+    page_fetch,
+    page_store,
+    pages_fetch,
+)
 from evidence.fetching.reading import FetchOutcome, fetch_outcome, read_raw
 
 __all__ = [
@@ -28,6 +34,7 @@ __all__ = [
     "fetch_outcome",
     "fetcher_for",
     "page_fetch",
+    "page_store",
     "pages_fetch",
     "read_raw",
 ]

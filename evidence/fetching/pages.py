@@ -54,7 +54,10 @@ def cached_page(url: str) -> Page | None:
     return None
 
 
-def _store(canonical: str, outcome: FetchOutcome) -> Page:
+def page_store(*, url: str, outcome: FetchOutcome) -> Page:
+    """Store what a fetch read as the cached page for `url` (a canonical URL), and index it.
+    Every stored page goes through here, fetched over the network or read from a corpus."""
+    canonical = url
     if outcome.final_url and outcome.final_url != canonical and is_denied(outcome.final_url):
         # A redirect into a denied domain: what it served is not to be counted.
         outcome = replace(
@@ -153,7 +156,8 @@ def page_fetch(*, url: str, snippet: str = "", title_hint: str = "") -> Page:
     if page is not None and _is_fresh(page, now=timezone.now()):
         return page
     fetcher = fetcher_for(get_config().fetcher)
-    return _store(canonical, fetch_outcome(fetcher, url, snippet=snippet, title_hint=title_hint))
+    outcome = fetch_outcome(fetcher, url, snippet=snippet, title_hint=title_hint)
+    return page_store(url=canonical, outcome=outcome)
 
 
 def pages_fetch(*, urls: list[str], snippets: dict[str, str] | None = None) -> dict[str, Page]:
@@ -193,7 +197,7 @@ def pages_fetch(*, urls: list[str], snippets: dict[str, str] | None = None) -> d
                 for canonical, url in todo.items()
             }
             stored = {
-                canonical: _store(canonical, future.result())
+                canonical: page_store(url=canonical, outcome=future.result())
                 for canonical, future in futures.items()
             }
         for url, canonical in canonical_of.items():

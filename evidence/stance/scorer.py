@@ -145,7 +145,9 @@ def judge(
     against = sum(_WEIGHTS.get(reason, 0.0) for reason in reasons)
     is_hedged = signals.hedged(passage)
 
-    if rel < RELEVANT:
+    if rel < RELEVANT or _is_question(passage):
+        # A question ("Did the council approve it?") repeats the claim's words while asserting
+        # nothing, so however relevant it is, it neither supports nor refutes.
         return Judgement(
             Stance.NEUTRAL, round(rel, 4), Confidence.LOW, rel, when, source, reasons, precision
         )
@@ -161,6 +163,29 @@ def judge(
         )
     confidence = _confidence(score, is_hedged, reasons)
     return Judgement(stance, round(score, 4), confidence, rel, when, source, reasons, precision)
+
+
+# English asks a yes / no question by putting the auxiliary first ("Did the council ...",
+# "Was the jet shot down"), and an open one with a wh-word followed by an auxiliary ("How much
+# has ...", "Who dissolved ...?"). Written questions often lose their question mark (headings,
+# search snippets), so the word order counts as well as the mark.
+_AUXILIARIES = frozenset(
+    "is are was were am do does did has have had can could will would shall should may might "
+    "must isn't aren't wasn't weren't don't doesn't didn't hasn't haven't can't won't".split()
+)
+_WH_WORDS = frozenset("who whom whose what which when where why how".split())
+
+
+def _is_question(passage: str) -> bool:
+    text = passage.strip()
+    if text.rstrip(" \"'\u201d)]").endswith("?"):
+        return True
+    words = [w.strip("\"'\u201c\u2018(").lower() for w in text.split()[:4]]
+    if len(words) < 3:
+        return False
+    if words[0] in _AUXILIARIES:
+        return True
+    return words[0] in _WH_WORDS and any(w in _AUXILIARIES for w in words[1:4])
 
 
 def _confidence(score: float, is_hedged: bool, reasons: list[str]) -> str:

@@ -84,6 +84,8 @@ REFUTATIONS = frozenset(
         "unfounded baseless refuted refute refutes disproved disprove denied deny denies "
         "contrary fabricated fake misinformation disinformation erroneous mistaken "
         "inaccurate contradicts contradicted discredited"
+        # The adverbs a report uses to say a claim was false ("wrongly claimed").
+        " wrongly falsely mistakenly incorrectly erroneously"
     ).split()
 )
 HEDGES = frozenset(
@@ -109,6 +111,10 @@ _ANTONYM_PAIRS = [
     ("benefit", "harm"), ("improve", "worsen"), ("success", "failure"), ("cause", "prevent"),
     ("natural", "man-made"), ("natural", "human"), ("up", "down"), ("heavier", "lighter"),
     ("earlier", "later"), ("before", "after"), ("faster", "slower"), ("wetter", "drier"),
+    ("approve", "prohibit"), ("approve", "block"), ("clear", "block"), ("adopt", "reject"),
+    ("confirm", "deny"), ("accept", "decline"), ("elect", "defeat"), ("open", "shut"),
+    # The verbs reporters use for a change in a figure pair with both senses of it.
+    ("increase", "decline"), ("increase", "drop"), ("increase", "fall"), ("rise", "drop"),
 ]  # fmt: skip
 ANTONYMS: dict[str, set[str]] = {}
 for _left, _right in _ANTONYM_PAIRS:

@@ -296,6 +296,42 @@ def text_of(value: Any) -> str:
     return " ".join(value.split()) if isinstance(value, str) else ""
 
 
+def json_object(response: http.Response) -> dict[str, Any]:
+    data = json_body(response)
+    if not isinstance(data, dict):
+        raise ProviderFailure("unexpected response shape: not an object")
+    return data
+
+
+def hits_from(
+    items: Any,
+    *,
+    where: str,
+    url: str,
+    title: str,
+    snippet: str | None,
+    published: Callable[[dict[str, Any]], Any],
+    rank: Callable[[dict[str, Any], int], int] | None = None,
+) -> list[ProviderHit]:
+    """Provider rows to hits, by the provider's own field names. Rows without a URL are
+    skipped (the raw snapshot keeps them); a list that is not a list fails the provider."""
+    hits = []
+    for index, item in enumerate(as_list(items, where), start=1):
+        if not isinstance(item, dict) or not isinstance(item.get(url), str):
+            continue
+        hits.append(
+            ProviderHit(
+                url=item[url],
+                title=text_of(item.get(title)),
+                snippet=text_of(item.get(snippet)) if snippet else "",
+                rank=rank(item, index) if rank else index,
+                published=parse_date(published(item)),
+                raw=item,
+            )
+        )
+    return hits
+
+
 def _backoff(attempt: int, retry_after: str | None) -> float:
     delay = min(BACKOFF_MAX_S, BACKOFF_BASE_S * (2**attempt)) + random.uniform(0, BACKOFF_BASE_S)
     if retry_after and retry_after.strip().isdigit():

@@ -13,11 +13,9 @@ from harvester.providers.base import (
     ProviderFailure,
     ProviderHit,
     ProviderRequest,
-    as_list,
-    json_body,
-    parse_date,
+    hits_from,
+    json_object,
     register,
-    text_of,
 )
 from harvester.schema import QuerySchema, compile_query
 
@@ -73,24 +71,14 @@ class BraveProvider(HttpProvider):
         )
 
     def parse(self, response: http.Response, *, max_results: int) -> list[ProviderHit]:
-        data = json_body(response)
-        if not isinstance(data, dict):
-            raise ProviderFailure("unexpected response shape: not an object")
-        web = data.get("web") or {}
+        web = json_object(response).get("web") or {}
         if not isinstance(web, dict):
             raise ProviderFailure("unexpected response shape: web is not an object")
-        hits = []
-        for index, item in enumerate(as_list(web.get("results"), "web.results"), start=1):
-            if not isinstance(item, dict) or not isinstance(item.get("url"), str):
-                continue
-            hits.append(
-                ProviderHit(
-                    url=item["url"],
-                    title=text_of(item.get("title")),
-                    snippet=text_of(item.get("description")),
-                    rank=index,
-                    published=parse_date(item.get("page_age")) or parse_date(item.get("age")),
-                    raw=item,
-                )
-            )
-        return hits
+        return hits_from(
+            web.get("results"),
+            where="web.results",
+            url="url",
+            title="title",
+            snippet="description",
+            published=lambda item: item.get("page_age") or item.get("age"),
+        )

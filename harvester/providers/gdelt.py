@@ -14,11 +14,9 @@ from harvester.providers.base import (
     ProviderFailure,
     ProviderHit,
     ProviderRequest,
-    as_list,
-    json_body,
-    parse_date,
+    hits_from,
+    json_object,
     register,
-    text_of,
 )
 from harvester.schema import QuerySchema, compile_keywords
 
@@ -84,21 +82,12 @@ class GdeltProvider(HttpProvider):
             # e.g. "Your search contained a keyword that was too short." with status 200.
             message = " ".join(body.split())[:200] or "empty answer"
             raise ProviderFailure(f"GDELT error: {message}")
-        data = json_body(response)
-        if not isinstance(data, dict):
-            raise ProviderFailure("unexpected response shape: not an object")
-        hits = []
-        for index, item in enumerate(as_list(data.get("articles"), "articles"), start=1):
-            if not isinstance(item, dict) or not isinstance(item.get("url"), str):
-                continue
-            hits.append(
-                ProviderHit(
-                    url=item["url"],
-                    title=text_of(item.get("title")),
-                    snippet="",
-                    rank=index,
-                    published=parse_date(item.get("seendate")),
-                    raw=item,
-                )
-            )
-        return hits
+        data = json_object(response)
+        return hits_from(
+            data.get("articles"),
+            where="articles",
+            url="url",
+            title="title",
+            snippet=None,
+            published=lambda item: item.get("seendate"),
+        )

@@ -11,14 +11,11 @@ from pydantic import BaseModel, ConfigDict
 from claimcheck import http
 from harvester.providers.base import (
     HttpProvider,
-    ProviderFailure,
     ProviderHit,
     ProviderRequest,
-    as_list,
-    json_body,
-    parse_date,
+    hits_from,
+    json_object,
     register,
-    text_of,
 )
 from harvester.schema import QuerySchema
 
@@ -71,21 +68,12 @@ class GoogleProvider(HttpProvider):
         return ProviderRequest(method="GET", url=f"{self.base_url}/customsearch/v1", params=params)
 
     def parse(self, response: http.Response, *, max_results: int) -> list[ProviderHit]:
-        data = json_body(response)
-        if not isinstance(data, dict):
-            raise ProviderFailure("unexpected response shape: not an object")
-        hits = []
-        for index, item in enumerate(as_list(data.get("items"), "items"), start=1):
-            if not isinstance(item, dict) or not isinstance(item.get("link"), str):
-                continue
-            hits.append(
-                ProviderHit(
-                    url=item["link"],
-                    title=text_of(item.get("title")),
-                    snippet=text_of(item.get("snippet")),
-                    rank=index,
-                    published=parse_date(_published(item)),
-                    raw=item,
-                )
-            )
-        return hits
+        data = json_object(response)
+        return hits_from(
+            data.get("items"),
+            where="items",
+            url="link",
+            title="title",
+            snippet="snippet",
+            published=_published,
+        )

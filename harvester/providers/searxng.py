@@ -11,14 +11,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from claimcheck import http
 from harvester.providers.base import (
     HttpProvider,
-    ProviderFailure,
     ProviderHit,
     ProviderRequest,
-    as_list,
-    json_body,
-    parse_date,
+    hits_from,
+    json_object,
     register,
-    text_of,
 )
 from harvester.schema import QuerySchema, compile_query
 
@@ -74,21 +71,12 @@ class SearxngProvider(HttpProvider):
         )
 
     def parse(self, response: http.Response, *, max_results: int) -> list[ProviderHit]:
-        data = json_body(response)
-        if not isinstance(data, dict):
-            raise ProviderFailure("unexpected response shape: not an object")
-        hits = []
-        for index, item in enumerate(as_list(data.get("results"), "results"), start=1):
-            if not isinstance(item, dict) or not isinstance(item.get("url"), str):
-                continue
-            hits.append(
-                ProviderHit(
-                    url=item["url"],
-                    title=text_of(item.get("title")),
-                    snippet=text_of(item.get("content")),
-                    rank=index,
-                    published=parse_date(item.get("publishedDate")),
-                    raw=item,
-                )
-            )
-        return hits
+        data = json_object(response)
+        return hits_from(
+            data.get("results"),
+            where="results",
+            url="url",
+            title="title",
+            snippet="content",
+            published=lambda item: item.get("publishedDate"),
+        )

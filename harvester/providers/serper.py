@@ -10,14 +10,11 @@ from pydantic import BaseModel, ConfigDict
 from claimcheck import http
 from harvester.providers.base import (
     HttpProvider,
-    ProviderFailure,
     ProviderHit,
     ProviderRequest,
-    as_list,
-    json_body,
-    parse_date,
+    hits_from,
+    json_object,
     register,
-    text_of,
 )
 from harvester.schema import QuerySchema
 
@@ -50,23 +47,19 @@ class SerperProvider(HttpProvider):
         )
 
     def parse(self, response: http.Response, *, max_results: int) -> list[ProviderHit]:
-        data = json_body(response)
-        if not isinstance(data, dict):
-            raise ProviderFailure("unexpected response shape: not an object")
+        data = json_object(response)
         key = "news" if self.options.search_type == "news" else "organic"
-        hits = []
-        for index, item in enumerate(as_list(data.get(key), key), start=1):
-            if not isinstance(item, dict) or not isinstance(item.get("link"), str):
-                continue
-            position = item.get("position")
-            hits.append(
-                ProviderHit(
-                    url=item["link"],
-                    title=text_of(item.get("title")),
-                    snippet=text_of(item.get("snippet")),
-                    rank=position if isinstance(position, int) and position > 0 else index,
-                    published=parse_date(item.get("date")),
-                    raw=item,
-                )
-            )
-        return hits
+        return hits_from(
+            data.get(key),
+            where=key,
+            url="link",
+            title="title",
+            snippet="snippet",
+            published=lambda item: item.get("date"),
+            rank=_position,
+        )
+
+
+def _position(item: dict[str, Any], index: int) -> int:
+    position = item.get("position")
+    return position if isinstance(position, int) and position > 0 else index

@@ -14,10 +14,9 @@ from harvester.providers.base import (
     ProviderHit,
     ProviderRequest,
     as_list,
-    json_body,
-    parse_date,
+    hits_from,
+    json_object,
     register,
-    text_of,
 )
 from harvester.schema import QuerySchema, compile_query
 
@@ -52,27 +51,17 @@ class YacyProvider(HttpProvider):
         )
 
     def parse(self, response: http.Response, *, max_results: int) -> list[ProviderHit]:
-        data = json_body(response)
-        if not isinstance(data, dict):
-            raise ProviderFailure("unexpected response shape: not an object")
-        channels = as_list(data.get("channels"), "channels")
+        channels = as_list(json_object(response).get("channels"), "channels")
         if not channels:
             return []
         channel = channels[0]
         if not isinstance(channel, dict):
             raise ProviderFailure("unexpected response shape: channel is not an object")
-        hits = []
-        for index, item in enumerate(as_list(channel.get("items"), "items"), start=1):
-            if not isinstance(item, dict) or not isinstance(item.get("link"), str):
-                continue
-            hits.append(
-                ProviderHit(
-                    url=item["link"],
-                    title=text_of(item.get("title")),
-                    snippet=text_of(item.get("description")),
-                    rank=index,
-                    published=parse_date(item.get("pubDate")),
-                    raw=item,
-                )
-            )
-        return hits
+        return hits_from(
+            channel.get("items"),
+            where="items",
+            url="link",
+            title="title",
+            snippet="description",
+            published=lambda item: item.get("pubDate"),
+        )

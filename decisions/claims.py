@@ -1,0 +1,298 @@
+"""Claim actions: submit (one or a batch), re-run, override a verdict, mark reviewed.
+
+Each action validates first and changes nothing on bad input; each state change people audit is
+one atomic function that writes its event row with the acting user.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from claimcheck.config import get_config
+from claimcheck.events import event_record
+from claimcheck.models import (
+    CLAIM_MAX_CHARS,
+    Claim,
+    ClaimStatus,
+    EventKind,
+    Outcome,
+    claim_fingerprint,
+    claim_hash,
+    claim_tokens,
+)
+from decisions.models import Override, Verdict
+from decisions.timeframe import parse_timeframe
+
+CHANNEL_MAX_CHARS = 200
+REASON_MAX_CHARS = 2000
+
+
+class ClaimError(ValueError):
+    """Bad input for a claim action. `field` names what is wrong."""
+
+    def __init__(self, message: str, *, field: str = "text") -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ClaimInput:
+    text: str
+    timeframe_start: datetime | None
+    timeframe_end: datetime | None
+    timeframe_source: str
+    source_channel: str
+
+
+def claim_validate(
+    *,
+    text: str,
+    timeframe_start: datetime | None = None,
+    timeframe_end: datetime | None = None,
+    source_channel: str = "",
+) -> ClaimInput:
+    cleaned = " ".join((text or "").split())
+    if not cleaned:
+        raise ClaimError("the claim is empty")
+    if len(cleaned) > CLAIM_MAX_CHARS:
+        raise ClaimError(f"the claim is {len(cleaned)} characters; at most {CLAIM_MAX_CHARS}")
+    channel = (source_channel or "").strip()
+    if len(channel) > CHANNEL_MAX_CHARS:
+        raise ClaimError(
+            f"the channel is over {CHANNEL_MAX_CHARS} characters", field="source_channel"
+        )
+    for name, value in (("timeframe_start", timeframe_start), ("timeframe_end", timeframe_end)):
+        if value is not None and timezone.is_naive(value):
+            raise ClaimError("give the time with a timezone (or a plain date)", field=name)
+    if timeframe_start and timeframe_end and timeframe_start > timeframe_end:
+        raise ClaimError("the timeframe ends before it starts", field="timeframe_end")
+    source = "given" if (timeframe_start or timeframe_end) else ""
+    if not source and (parsed := parse_timeframe(cleaned)):
+        timeframe_start, timeframe_end = parsed
+        source = "text"
+    return ClaimInput(cleaned, timeframe_start, timeframe_end, source, channel)
+
+
+def _existing(claim_input: ClaimInput) -> Claim | None:
+    window = get_config().budgets.dedupe_window_hours
+    if window <= 0:
+        return None
+    return (
+        Claim.objects.filter(
+            normalized_hash=claim_hash(claim_input.text),
+            source_channel=claim_input.source_channel,
+            timeframe_start=claim_input.timeframe_start,
+            timeframe_end=claim_input.timeframe_end,
+            created_at__gte=timezone.now() - timedelta(hours=window),
+        )
+        .order_by("-created_at")
+        .first()
+    )
+
+
+def claim_enqueue(claim: Claim) -> None:
+    """Queue the pipeline once the current transaction commits (never for a rolled-back claim)."""
+    from django_q.tasks import async_task
+
+    claim_id = claim.pk
+    transaction.on_commit(
+        lambda: async_task("decisions.tasks.claim_run", claim_id, task_name=f"claim-{claim_id}")
+    )
+
+
+def _create(claim_input: ClaimInput, user: Any, *, enqueue: bool = True) -> Claim:
+    claim = Claim.objects.create(
+        text=claim_input.text,
+        timeframe_start=claim_input.timeframe_start,
+        timeframe_end=claim_input.timeframe_end,
+        timeframe_source=claim_input.timeframe_source,
+        source_channel=claim_input.source_channel,
+        created_by=user if getattr(user, "is_authenticated", False) else None,
+    )
+    event_record(claim=claim, kind=EventKind.QUEUED, message="Claim queued for checking")
+    if enqueue:
+        claim_enqueue(claim)
+    return claim
+
+
+@transaction.atomic
+def claim_submit(
+    *,
+    text: str,
+    timeframe_start: datetime | None = None,
+    timeframe_end: datetime | None = None,
+    source_channel: str = "",
+    user: Any = None,
+    enqueue: bool = True,
+) -> tuple[Claim, bool]:
+    """Validate and store a claim, queueing its check. An identical claim from the same channel
+    within the dedupe window returns the existing one (created is False)."""
+    claim_input = claim_validate(
+        text=text,
+        timeframe_start=timeframe_start,
+        timeframe_end=timeframe_end,
+        source_channel=source_channel,
+    )
+    if (existing := _existing(claim_input)) is not None:
+        return existing, False
+    return _create(claim_input, user, enqueue=enqueue), True
+
+
+@dataclass(frozen=True)
+class BatchProblem:
+    line: int
+    text: str
+    message: str
+
+
+class BatchError(ValueError):
+    def __init__(self, problems: list[BatchProblem]) -> None:
+        super().__init__(f"{len(problems)} line(s) cannot be checked")
+        self.problems = problems
+
+
+@transaction.atomic
+def claims_submit_many(
+    *, items: list[tuple[int, dict[str, Any]]], user: Any = None
+) -> list[tuple[Claim, bool]]:
+    """All or nothing: every item becomes a claim (or returns its recent duplicate), or none
+    does and each bad item is reported with its number and reason. Items are (number, fields)
+    pairs so that a pasted batch can report its own line numbers."""
+    inputs: list[ClaimInput] = []
+    problems: list[BatchProblem] = []
+    for number, fields in items:
+        try:
+            inputs.append(claim_validate(**fields))
+        except ClaimError as exc:
+            problems.append(BatchProblem(number, str(fields.get("text", ""))[:120], exc.message))
+    if problems:
+        raise BatchError(problems)
+    if not inputs:
+        raise BatchError([BatchProblem(1, "", "there is no claim to check")])
+    results = []
+    for claim_input in inputs:
+        existing = _existing(claim_input)
+        results.append((existing, False) if existing else (_create(claim_input, user), True))
+    return results
+
+
+def claims_submit_batch(
+    *, lines: list[str], source_channel: str = "", user: Any = None
+) -> list[tuple[Claim, bool]]:
+    """A pasted batch: one claim per non-blank line, all or nothing."""
+    items = [
+        (number, {"text": line, "source_channel": source_channel})
+        for number, line in enumerate(lines, start=1)
+        if line.strip()
+    ]
+    return claims_submit_many(items=items, user=user)
+
+
+@transaction.atomic
+def claim_rerun(*, claim: Claim, user: Any) -> Claim:
+    """Queue a fresh run. Earlier verdicts, overrides, runs and evidence stay in the history."""
+    locked = Claim.objects.select_for_update().get(pk=claim.pk)
+    if locked.status in (ClaimStatus.QUEUED, ClaimStatus.RUNNING):
+        raise ClaimError("the claim is already being checked", field="status")
+    used = locked.search_runs.count()
+    Claim.objects.filter(pk=locked.pk).update(
+        run_number=locked.run_number + 1,
+        attempt_offset=max(used, locked.attempt_offset),
+        status=ClaimStatus.QUEUED,
+        outcome="",
+        overridden=False,
+        reviewed_at=None,
+        error="",
+        queries_used=0,
+        crawls_used=0,
+        evidence_count=0,
+        support_total=0,
+        refute_total=0,
+        decided_at=None,
+    )
+    locked.refresh_from_db()
+    event_record(
+        claim=locked,
+        kind=EventKind.QUEUED,
+        message=f"Re-run #{locked.run_number} queued by {getattr(user, 'username', 'system')}",
+        payload={"run": locked.run_number},
+    )
+    claim_enqueue(locked)
+    return locked
+
+
+def current_verdict(claim: Claim) -> Verdict | None:
+    return claim.verdicts.order_by("-run_number", "-decided_at").first()
+
+
+@transaction.atomic
+def verdict_override(*, claim: Claim, editor: Any, to_outcome: str, reason: str) -> Override:
+    """An editor changes the outcome, with a reason. The verdict itself is never edited: the
+    override row is the audit trail and the claim shows the latest one."""
+    if to_outcome not in Outcome.values:
+        raise ClaimError(f"outcome must be one of {', '.join(Outcome.values)}", field="outcome")
+    reason = (reason or "").strip()
+    if not reason:
+        raise ClaimError("say why the verdict is changed", field="reason")
+    if len(reason) > REASON_MAX_CHARS:
+        raise ClaimError(f"the reason is over {REASON_MAX_CHARS} characters", field="reason")
+    locked = Claim.objects.select_for_update().get(pk=claim.pk)
+    verdict = current_verdict(locked)
+    if verdict is None or locked.status != ClaimStatus.DECIDED:
+        raise ClaimError("the claim has no verdict to override yet", field="status")
+    override = Override.objects.create(
+        verdict=verdict,
+        editor=editor,
+        from_outcome=locked.outcome or verdict.outcome,
+        to_outcome=to_outcome,
+        reason=reason,
+    )
+    now = timezone.now()
+    Claim.objects.filter(pk=locked.pk).update(
+        outcome=to_outcome, overridden=to_outcome != verdict.outcome, reviewed_at=now
+    )
+    event_record(
+        claim=locked,
+        kind=EventKind.OVERRIDE,
+        message=f"{editor.get_username()} changed the outcome from "
+        f"{Outcome(override.from_outcome).label} to {Outcome(to_outcome).label}",
+        payload={"override_id": override.pk, "reason": reason},
+    )
+    return override
+
+
+def claim_mark_reviewed(*, claim: Claim, editor: Any) -> None:
+    if claim.status != ClaimStatus.DECIDED:
+        raise ClaimError("only a decided claim can be reviewed", field="status")
+    Claim.objects.filter(pk=claim.pk).update(reviewed_at=timezone.now())
+    event_record(
+        claim=claim,
+        kind=EventKind.OVERRIDE,
+        message=f"{editor.get_username()} reviewed the verdict and kept it",
+    )
+
+
+def also_reported_by(*, claim: Claim, days: int = 7, threshold: float = 0.8) -> list[Claim]:
+    """Claims from other channels that say the same thing (seed 003, phase 1): the same content
+    words, or nearly (Jaccard similarity of content words at or above `threshold`)."""
+    window = (claim.created_at - timedelta(days=days), claim.created_at + timedelta(days=days))
+    nearby = Claim.objects.exclude(pk=claim.pk).filter(created_at__range=window)
+    same = list(nearby.filter(fingerprint=claim.fingerprint or claim_fingerprint(claim.text)))
+    mine = claim_tokens(claim.text)
+    if mine:
+        for other in nearby.exclude(pk__in=[c.pk for c in same]).only(
+            "id", "text", "source_channel", "created_at", "outcome", "status"
+        )[:2000]:
+            theirs = claim_tokens(other.text)
+            if theirs and len(mine & theirs) / len(mine | theirs) >= threshold:
+                same.append(other)
+    others = [
+        c for c in same if c.source_channel != claim.source_channel or not claim.source_channel
+    ]
+    return sorted(others, key=lambda c: c.created_at)

@@ -1,0 +1,174 @@
+"""The snippet gate (seed 000): from one page of search results, decide / crawl / refine.
+
+Each result is scored: its domain's authority weight, +0.3 for cue words in the title or URL
+("press release", "official results", "decision", ...), +0.2 when the snippet shows an explicit
+date, +0.2 when the provider's date falls inside the claim's timeframe. The gate says "decide" only
+when the evidence gathered from snippets really reaches sufficiency, "crawl" with the best picks
+(one official plus one independent source, never two of one registrable domain, never a denied or
+social one), or "refine" when nothing worth reading shows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Literal
+
+from decisions.decide import SearchTask
+from evidence.collect import Lead
+from evidence.domains import DomainRule, lookup
+from evidence.rerank import tokens
+
+CUES = (
+    "press release",
+    "official results",
+    "official",
+    "order",
+    "decision",
+    "ruling",
+    "announces",
+    "announcement",
+    "statement",
+    "approved",
+    "adopted",
+    "regulation",
+    "report",
+    "box score",
+    "results",
+    "pdf",
+    "filing",
+)
+_CUE_RE = re.compile(r"\b(" + "|".join(re.escape(c) for c in CUES) + r")\b", re.I)
+_DATE_RE = re.compile(
+    r"\b(?:(?:19|20)\d\d-[01]\d-[0-3]\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*"
+    r"\.?\s+(?:[0-3]?\d,?\s+)?(?:19|20)\d\d|[0-3]?\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct"
+    r"|nov|dec)[a-z]*\.?\s+(?:19|20)\d\d|(?:19|20)\d\d)\b",
+    re.I,
+)
+AUTHORITATIVE = ("official", "wire", "trade")
+# The share of the claim's content words a result's title and snippet must show to be worth a
+# crawl. Authority says how much a page would count, not whether it is about the claim: an
+# official page that shares one word with the claim spends a crawl (of four) and reads nothing.
+MIN_CRAWL_RELEVANCE = 0.25
+
+
+@dataclass(frozen=True)
+class ScoredLead:
+    lead: Lead
+    rule: DomainRule
+    score: float
+    cues: tuple[str, ...]
+    snippet_date: bool
+    in_window: bool | None
+    relevance: float = 1.0
+    """The share of the claim's content words found in the title, URL and snippet."""
+
+    @property
+    def tier(self) -> str:
+        return self.rule.tier
+
+    @property
+    def usable(self) -> bool:
+        return not self.rule.denied and self.rule.tier != "social"
+
+
+@dataclass(frozen=True)
+class GateDecision:
+    status: Literal["decide", "crawl", "refine"]
+    why: str
+    picks: tuple[ScoredLead, ...] = ()
+    scored: tuple[ScoredLead, ...] = field(default=())
+
+
+def _in_window(when: datetime | None, task: SearchTask) -> bool | None:
+    if when is None or not task.has_timeframe:
+        return None
+    if task.timeframe_start and when < task.timeframe_start:
+        return False
+    return not (task.timeframe_end and when > task.timeframe_end)
+
+
+def lead_relevance(lead: Lead, claim_words: set[str]) -> float:
+    if not claim_words:
+        return 1.0
+    return len(claim_words & set(tokens(f"{lead.title} {lead.url} {lead.snippet}"))) / len(
+        claim_words
+    )
+
+
+def score_leads(*, leads: list[Lead], task: SearchTask) -> list[ScoredLead]:
+    claim_words = set(tokens(task.text))
+    scored = []
+    for lead in leads:
+        rule = lookup(lead.url)
+        cues = tuple(sorted({m.lower() for m in _CUE_RE.findall(f"{lead.title} {lead.url}")}))
+        has_date = bool(_DATE_RE.search(lead.snippet))
+        in_window = _in_window(lead.published, task)
+        score = rule.weight + (0.3 if cues else 0) + (0.2 if has_date else 0)
+        score += 0.2 if in_window else 0
+        relevance = round(lead_relevance(lead, claim_words), 3)
+        scored.append(ScoredLead(lead, rule, round(score, 3), cues, has_date, in_window, relevance))
+    # A stable sort: equal scores keep the providers' merged order.
+    return sorted(scored, key=lambda s: -s.score)
+
+
+def select_for_crawl(
+    *, scored: list[ScoredLead], crawled: set[str], limit: int, allow_other: bool
+) -> list[ScoredLead]:
+    """One official source if there is one, then independent ones (wire or trade, or, when
+    allowed, other), never two of one registrable domain, never denied or social ones."""
+    tiers = (*AUTHORITATIVE, "other") if allow_other else AUTHORITATIVE
+    candidates = [
+        s
+        for s in scored
+        if s.usable
+        and s.tier in tiers
+        and s.lead.url not in crawled
+        and s.relevance >= MIN_CRAWL_RELEVANCE
+    ]
+    picks: list[ScoredLead] = []
+    domains: set[str] = set()
+
+    def take(item: ScoredLead) -> None:
+        picks.append(item)
+        domains.add(item.rule.registrable)
+
+    official = next((s for s in candidates if s.tier == "official"), None)
+    if official is not None:
+        take(official)
+    for item in candidates:
+        if len(picks) >= limit:
+            break
+        if item.rule.registrable in domains or item in picks:
+            continue
+        take(item)
+    return picks[:limit]
+
+
+def snippet_gate(
+    *,
+    scored: list[ScoredLead],
+    snippets_sufficient: bool,
+    crawled: set[str],
+    crawls_left: int,
+    per_turn: int,
+    allow_other: bool,
+) -> GateDecision:
+    if snippets_sufficient:
+        return GateDecision(
+            "decide", "snippet evidence already reaches sufficiency", (), tuple(scored)
+        )
+    if crawls_left <= 0:
+        return GateDecision("refine", "the crawl budget is spent", (), tuple(scored))
+    picks = select_for_crawl(
+        scored=scored, crawled=crawled, limit=min(per_turn, crawls_left), allow_other=allow_other
+    )
+    if picks:
+        names = ", ".join(f"{p.rule.registrable} ({p.tier})" for p in picks)
+        return GateDecision("crawl", f"worth reading: {names}", tuple(picks), tuple(scored))
+    if not scored:
+        return GateDecision("refine", "no results", (), ())
+    return GateDecision(
+        "refine", "no authoritative result that has not been read already", (), tuple(scored)
+    )

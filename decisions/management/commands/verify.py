@@ -1,0 +1,102 @@
+"""Check one claim in the foreground, showing each step as it happens, then the verdict."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, time
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db.models.signals import post_save
+
+from claimcheck.models import Claim, ClaimStatus, PipelineEvent
+from decisions.claims import ClaimError, claim_submit, current_verdict
+from decisions.pipeline import claim_pipeline_run
+
+_MARK = {
+    "query": "?",
+    "search": "S",
+    "gate": "G",
+    "crawl": "R",
+    "evidence": "E",
+    "factcheck": "F",
+    "decision": "D",
+    "verdict": "V",
+    "error": "!",
+    "queued": ".",
+    "override": "O",
+}
+
+
+def _day(value: str | None, *, end: bool) -> datetime | None:
+    if not value:
+        return None
+    try:
+        day = date.fromisoformat(value)
+    except ValueError:
+        raise CommandError(f"{value!r} is not a date (YYYY-MM-DD)") from None
+    return datetime.combine(day, time.max if end else time.min, tzinfo=UTC)
+
+
+class Command(BaseCommand):
+    help = (
+        'Verify a claim now: manage.py verify "claim text" [--start YYYY-MM-DD] [--end YYYY-MM-DD]'
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("claim")
+        parser.add_argument("--start", help="timeframe start (YYYY-MM-DD)")
+        parser.add_argument("--end", help="timeframe end (YYYY-MM-DD)")
+        parser.add_argument("--channel", default="", help="the channel that reported it")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        try:
+            claim, created = claim_submit(
+                text=options["claim"],
+                timeframe_start=_day(options["start"], end=False),
+                timeframe_end=_day(options["end"], end=True),
+                source_channel=options["channel"],
+                enqueue=False,
+            )
+        except ClaimError as exc:
+            raise CommandError(f"{exc.field}: {exc.message}") from None
+        if not created:
+            self.stdout.write(f"Claim {claim.pk} was submitted recently; showing its state.")
+        receiver = self._printer(claim.pk)
+        post_save.connect(receiver, sender=PipelineEvent, weak=False)
+        try:
+            if claim.status == ClaimStatus.QUEUED:
+                claim_pipeline_run(claim_id=claim.pk)
+        finally:
+            post_save.disconnect(receiver, sender=PipelineEvent)
+        self._report(Claim.objects.get(pk=claim.pk))
+
+    def _printer(self, claim_id: int) -> Any:
+        def show(sender: Any, instance: PipelineEvent, created: bool, **kwargs: Any) -> None:
+            if created and instance.claim_id == claim_id:
+                mark = _MARK.get(instance.kind, "-")
+                self.stdout.write(f"  [{mark}] {instance.message}")
+                self.stdout.flush()
+
+        return show
+
+    def _report(self, claim: Claim) -> None:
+        if claim.status == ClaimStatus.FAILED:
+            raise CommandError(f"claim {claim.pk} failed: {claim.error}")
+        verdict = current_verdict(claim)
+        if verdict is None:
+            self.stdout.write(f"Claim {claim.pk} is {claim.status}; no verdict yet.")
+            return
+        style = {"true": self.style.SUCCESS, "false": self.style.ERROR}.get(
+            verdict.outcome, self.style.WARNING
+        )
+        self.stdout.write("")
+        self.stdout.write(
+            style(f"Verdict: {verdict.get_outcome_display()} ({verdict.get_reason_display()})")
+        )
+        self.stdout.write(
+            f"Support {verdict.support_total:.1f} / refute {verdict.refute_total:.1f}; "
+            f"{claim.queries_used} queries, {claim.crawls_used} pages read, "
+            f"{claim.evidence_count} evidence"
+        )
+        self.stdout.write("")
+        self.stdout.write(verdict.proof_markdown)

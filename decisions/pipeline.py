@@ -1,0 +1,507 @@
+"""The claim loop (seed 000, DESIGN §2): search, gate, crawl, collect evidence, decide.
+
+Every step persists before the next, so a task killed at any point and run again continues from
+what the database holds: search runs are reused by (claim, attempt) and never sent twice, pages
+come from the page cache, evidence is collected idempotently, and events are written once per key.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from claimcheck import llm
+from claimcheck.config import PipelineConfig, get_config
+from claimcheck.events import event_record
+from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
+from decisions.decide import (
+    AgentResult,
+    EvidenceHit,
+    Final,
+    SearchHistory,
+    SearchTask,
+    Totals,
+    compute_totals,
+    decide_from_history,
+)
+from decisions.gate import AUTHORITATIVE, ScoredLead, score_leads, snippet_gate
+from decisions.models import Verdict
+from decisions.query import compose_initial_query, refine_query
+from evidence.collect import Lead, collect_evidence, snippet_evidence
+from evidence.domains import lookup
+from evidence.factcheck import factcheck_lookup
+from evidence.models import ContentDepth, Evidence, Method, Stance
+from harvester.errors import HarvestError
+from harvester.models import ProcessedResult, SearchRun
+from harvester.services import search_run_execute
+
+logger = logging.getLogger(__name__)
+
+
+class ClaimNotRunnable(Exception):
+    """The claim is decided, failed, or being run by another live worker."""
+
+
+def _stale_before(config_timeout: int | None = None) -> Any:
+    from django.conf import settings
+
+    timeout = config_timeout or int(str(settings.Q_CLUSTER.get("timeout", 600)))
+    return timezone.now() - timedelta(seconds=timeout)
+
+
+def claim_start(*, claim_id: int) -> Claim:
+    """Take the claim with a conditional UPDATE: queued, or running but silent for longer than a
+    task may run (its worker died). Anything else means someone else has it, or it is done."""
+    now = timezone.now()
+    taken = Claim.objects.filter(
+        Q(status=ClaimStatus.QUEUED)
+        | Q(status=ClaimStatus.RUNNING, updated_at__lt=_stale_before()),
+        pk=claim_id,
+    ).update(status=ClaimStatus.RUNNING, started_at=now, updated_at=now)
+    if taken != 1:
+        raise ClaimNotRunnable(f"claim {claim_id} is not waiting to run")
+    return Claim.objects.get(pk=claim_id)
+
+
+@dataclass
+class _Run:
+    """What the loop knows about the current run of one claim, rebuilt from the database."""
+
+    claim: Claim
+    task: SearchTask
+    config: PipelineConfig
+
+    @property
+    def number(self) -> int:
+        return self.claim.run_number
+
+    def global_attempt(self, attempt: int) -> int:
+        return self.claim.attempt_offset + attempt
+
+    def key(self, *parts: object) -> str:
+        return ":".join(str(p) for p in (self.number, *parts))
+
+    def runs(self) -> list[SearchRun]:
+        return list(
+            SearchRun.objects.filter(
+                claim=self.claim, attempt__gt=self.claim.attempt_offset
+            ).order_by("attempt")
+        )
+
+    def evidence(self) -> list[Evidence]:
+        return list(
+            Evidence.objects.filter(claim=self.claim, attempt__gt=self.claim.attempt_offset)
+            .select_related("page")
+            .order_by("id")
+        )
+
+    def crawled(self) -> set[str]:
+        events = self.claim.events.filter(kind=EventKind.CRAWL, payload__run=self.number)
+        return {str(e.payload.get("url")) for e in events}
+
+
+def _hit(row: Evidence) -> EvidenceHit:
+    return EvidenceHit(
+        url=row.url,
+        domain=row.domain,
+        tier=row.tier,
+        weight=row.weight,
+        stance=row.stance,
+        title=row.title or (row.page.title if row.page else ""),
+        quote=row.source_quote,
+        stance_score=row.stance_score,
+        event_at=row.event_at,
+        published_at=row.published_at,
+        in_window=row.in_window,
+        date_source=row.date_source,
+        method=row.method,
+        content_depth=row.content_depth,
+    )
+
+
+def _history(run: _Run) -> SearchHistory:
+    runs = run.runs()
+    return SearchHistory(
+        evidence=[_hit(e) for e in run.evidence()],
+        queries=[r.rewritten_template for r in runs],
+        pages_visited=len(run.crawled()),
+    )
+
+
+def _leads(search_run: SearchRun, top_k: int) -> list[Lead]:
+    rows = ProcessedResult.objects.filter(run=search_run).order_by("-confidence", "best_rank", "id")
+    return [
+        Lead(
+            url=row.url,
+            title=row.title,
+            snippet=row.snippet,
+            published=row.published,
+            providers=list(row.providers),
+        )
+        for row in rows[:top_k]
+    ]
+
+
+def _totals_payload(totals: Totals) -> dict[str, Any]:
+    return {
+        "support": totals.support.total,
+        "refute": totals.refute.total,
+        "support_domains": list(totals.support.domains),
+        "refute_domains": list(totals.refute.domains),
+        "threshold": totals.threshold,
+    }
+
+
+def _update_counters(run: _Run, history: SearchHistory, totals: Totals) -> None:
+    # Claim.cost_usd holds LLM spend only; search spend stays on the runs (the budget sums both).
+    Claim.objects.filter(pk=run.claim.pk).update(
+        queries_used=len(history.queries),
+        crawls_used=history.pages_visited,
+        evidence_count=len(history.evidence),
+        support_total=totals.support.total,
+        refute_total=totals.refute.total,
+        updated_at=timezone.now(),
+    )
+
+
+_FACTCHECK_REFUTE = ("false", "fake", "incorrect", "misleading", "pants on fire", "wrong", "no ")
+_FACTCHECK_SUPPORT = ("true", "correct", "accurate", "yes")
+
+
+def _rating_stance(rating: str) -> str:
+    text = rating.lower().strip() + " "
+    if any(text.startswith(word) or f" {word}" in f" {text}" for word in _FACTCHECK_REFUTE):
+        return Stance.REFUTE
+    if any(text.startswith(word) for word in _FACTCHECK_SUPPORT):
+        return Stance.SUPPORT
+    return Stance.NEUTRAL
+
+
+def _factcheck_step(run: _Run) -> None:
+    """Published fact-checks are shown on the claim; one counts as evidence only when its
+    publisher's domain is in the registry (a known, weighted source)."""
+    key = run.key("factcheck")
+    if run.claim.events.filter(payload__key=key).exists():
+        return
+    matches = factcheck_lookup(claim=run.claim)
+    counted = 0
+    for match in matches:
+        rule = lookup(match.publisher_site or match.url)
+        stance = _rating_stance(match.rating)
+        if rule.matched is None or rule.denied or rule.weight <= 0 or stance == Stance.NEUTRAL:
+            continue
+        _, created = Evidence.objects.get_or_create(
+            claim=run.claim,
+            url=match.url,
+            method=Method.FACTCHECK,
+            attempt=run.global_attempt(1),
+            defaults={
+                "title": f"{match.publisher}: {match.rating}",
+                "domain": rule.registrable,
+                "tier": rule.tier,
+                "weight": rule.weight,
+                "stance": stance,
+                "stance_score": 1.0,
+                "source_quote": match.claim_reviewed[:500],
+                "published_at": match.review_date,
+                "content_depth": ContentDepth.SNIPPET,
+                "confidence": "high",
+            },
+        )
+        counted += int(created)
+    event_record(
+        claim=run.claim,
+        kind=EventKind.FACTCHECK,
+        key=key,
+        message=f"Fact-check lookup: {len(matches)} match(es), {counted} from known publishers",
+        payload={"run": run.number, "matches": len(matches), "counted": counted},
+    )
+
+
+def _search_step(run: _Run, attempt: int, composed_schema: Any, tweak: str) -> SearchRun:
+    search_run = search_run_execute(
+        schema=composed_schema, claim=run.claim, attempt=run.global_attempt(attempt)
+    )
+    event_record(
+        claim=run.claim,
+        kind=EventKind.SEARCH,
+        key=run.key("search", attempt),
+        message=f"Search {attempt}: {search_run.rewritten_template[:200]}",
+        payload={
+            "run": run.number,
+            "attempt": attempt,
+            "search_run_id": search_run.pk,
+            "tweak": tweak,
+            "query": search_run.rewritten_template,
+            "providers": search_run.provider_metrics,
+            "results": search_run.processed_results.count(),
+            "status": search_run.status,
+        },
+    )
+    return search_run
+
+
+def _gate_step(run: _Run, attempt: int, scored: list[ScoredLead]) -> Any:
+    budgets = run.config.budgets
+    history = _history(run)
+    totals = compute_totals(task=run.task, history=history, threshold=budgets.agreement_score)
+    sufficient = totals.support.sufficient(budgets.agreement_score) or totals.refute.sufficient(
+        budgets.agreement_score
+    )
+    crawled = run.crawled()
+    gate = snippet_gate(
+        scored=scored,
+        snippets_sufficient=sufficient,
+        crawled=crawled,
+        crawls_left=budgets.total_crawls - len(crawled),
+        per_turn=budgets.crawls_per_turn,
+        # "Other" sources are leads only; read them once a refinement has found nothing better.
+        allow_other=attempt >= 2,
+    )
+    event_record(
+        claim=run.claim,
+        kind=EventKind.GATE,
+        key=run.key("gate", attempt),
+        message=f"Gate: {gate.status} ({gate.why})",
+        payload={
+            "run": run.number,
+            "attempt": attempt,
+            "status": gate.status,
+            "why": gate.why,
+            "picks": [p.lead.url for p in gate.picks],
+            "scored": [
+                {"url": s.lead.url, "tier": s.tier, "score": s.score, "cues": list(s.cues)}
+                for s in scored[:8]
+            ],
+        },
+    )
+    return gate
+
+
+def _crawl_step(run: _Run, attempt: int, picks: tuple[ScoredLead, ...]) -> None:
+    leads = [p.lead for p in picks]
+    rows = collect_evidence(claim=run.claim, leads=leads, attempt=run.global_attempt(attempt))
+    by_url: dict[str, list[Evidence]] = {}
+    for row in rows:
+        by_url.setdefault(row.url, []).append(row)
+    for pick in picks:
+        url = pick.lead.url
+        found = by_url.get(url, [])
+        page = found[0].page if found and found[0].page else None
+        event_record(
+            claim=run.claim,
+            kind=EventKind.CRAWL,
+            key=run.key("crawl", url),
+            message=f"Read {url}: "
+            + (
+                f"{page.http_status} {page.title[:80]!r}, {page.content_depth}"
+                if page
+                else "no page"
+            ),
+            payload={
+                "run": run.number,
+                "attempt": attempt,
+                "url": url,
+                "tier": pick.tier,
+                "http_status": page.http_status if page else None,
+                "title": page.title[:200] if page else "",
+                "content_depth": page.content_depth if page else "",
+                "verification": page.verification_status if page else "",
+                "published": page.published_at.isoformat() if page and page.published_at else None,
+                "error": page.error if page else "",
+                "evidence": len(found),
+            },
+        )
+        for row in found:
+            if row.stance == Stance.NEUTRAL:
+                continue
+            event_record(
+                claim=run.claim,
+                kind=EventKind.EVIDENCE,
+                key=run.key("evidence", row.pk),
+                message=f"{row.get_stance_display()}: {row.domain} ({row.tier}, {row.weight:.1f})",
+                payload={
+                    "run": run.number,
+                    "evidence_id": row.pk,
+                    "url": row.url,
+                    "domain": row.domain,
+                    "tier": row.tier,
+                    "weight": row.weight,
+                    "stance": row.stance,
+                    "quote": row.source_quote[:300],
+                    "event_at": row.event_at.isoformat() if row.event_at else None,
+                    "in_window": row.in_window,
+                },
+            )
+
+
+@transaction.atomic
+def verdict_store(*, claim: Claim, result: AgentResult) -> Verdict:
+    verdict, _ = Verdict.objects.get_or_create(
+        claim=claim,
+        run_number=claim.run_number,
+        defaults={
+            "outcome": result.outcome,
+            "reason": result.reason,
+            "proof_markdown": result.proof,
+            "support_total": result.support_total,
+            "refute_total": result.refute_total,
+            "sources": [vars(s) for s in result.sources],
+            "debug": result.debug,
+        },
+    )
+    now = timezone.now()
+    Claim.objects.filter(pk=claim.pk).update(
+        status=ClaimStatus.DECIDED,
+        outcome=verdict.outcome,
+        overridden=False,
+        decided_at=now,
+        support_total=verdict.support_total,
+        refute_total=verdict.refute_total,
+        error="",
+    )
+    event_record(
+        claim=claim,
+        kind=EventKind.VERDICT,
+        key=f"{claim.run_number}:verdict",
+        message=f"Verdict: {Outcome(verdict.outcome).label} ({verdict.get_reason_display()})",
+        payload={
+            "run": claim.run_number,
+            "verdict_id": verdict.pk,
+            "outcome": verdict.outcome,
+            "reason": verdict.reason,
+        },
+    )
+    return verdict
+
+
+@transaction.atomic
+def claim_fail(*, claim: Claim, error: str) -> None:
+    # One transaction: a reader never sees the failed status without the error step.
+    Claim.objects.filter(pk=claim.pk).update(status=ClaimStatus.FAILED, error=error[:2000])
+    event_record(
+        claim=claim,
+        kind=EventKind.ERROR,
+        message=f"Failed: {error[:300]}",
+        payload={"run": claim.run_number},
+    )
+
+
+def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
+    """Run (or resume) the loop for one claim until it has a verdict. Provider and LLM failures
+    fail the claim with their reason; anything unexpected fails it and is raised."""
+    try:
+        claim = claim_start(claim_id=claim_id)
+    except ClaimNotRunnable:
+        logger.info("claim not runnable", extra={"claim_id": claim_id})
+        return None
+    started = time.monotonic()
+    config = get_config()
+    run = _Run(
+        claim=claim,
+        task=SearchTask(
+            text=claim.text,
+            timeframe_start=claim.timeframe_start,
+            timeframe_end=claim.timeframe_end,
+            claim_id=claim.pk,
+        ),
+        config=config,
+    )
+    try:
+        verdict = _loop(run)
+    except (HarvestError, llm.LLMError) as exc:
+        claim_fail(claim=claim, error=f"{type(exc).__name__}: {exc}")
+        return None
+    except Exception as exc:
+        claim_fail(claim=claim, error=f"unexpected {type(exc).__name__}: {exc}")
+        raise
+    logger.info(
+        "claim decided",
+        extra={
+            "claim_id": claim.pk,
+            "outcome": verdict.outcome,
+            "queries_used": verdict.debug.get("total_queries"),
+            "latency_ms": int((time.monotonic() - started) * 1000),
+        },
+    )
+    return verdict
+
+
+def _loop(run: _Run) -> Verdict:
+    budgets = run.config.budgets
+    if run.config.factcheck.enabled:
+        _factcheck_step(run)
+    base = compose_initial_query(task=run.task)
+    event_record(
+        claim=run.claim,
+        kind=EventKind.QUERY,
+        key=run.key("compose"),
+        message=f"First query: {base.compile()[:200]}",
+        payload={"run": run.number, "query": base.compile(), "schema": base.model_dump()},
+    )
+    sent: set[str] = set()
+    snippets: list[str] = []
+    schema, tweak = base, "first query"
+    for attempt in range(1, budgets.max_queries + 1):
+        if attempt > 1:
+            composed = refine_query(
+                base=base, attempt=attempt, task=run.task, snippets=snippets, sent=sent
+            )
+            if composed is None:
+                break  # every tweak has been tried: decide with what there is
+            schema, tweak = composed.schema, composed.tweak
+        search_run = _search_step(run, attempt, schema, tweak)
+        sent.add(schema.compile())
+        leads = _leads(search_run, budgets.top_k_results)
+        snippets.extend(f"{lead.title} {lead.snippet}" for lead in leads)
+        scored = score_leads(leads=leads, task=run.task)
+        authoritative = [s.lead for s in scored if s.usable and s.tier in AUTHORITATIVE]
+        snippet_evidence(claim=run.claim, leads=authoritative, attempt=run.global_attempt(attempt))
+        gate = _gate_step(run, attempt, scored)
+        if gate.status == "crawl":
+            _crawl_step(run, attempt, gate.picks)
+        decision = _decide(run, attempt, last=attempt == budgets.max_queries)
+        if isinstance(decision, Final):
+            return verdict_store(claim=run.claim, result=decision.result)
+    decision = _decide(run, budgets.max_queries, last=True)
+    if not isinstance(decision, Final):
+        raise RuntimeError("the decision module asked for more search with no attempts left")
+    return verdict_store(claim=run.claim, result=decision.result)
+
+
+def _decide(run: _Run, attempt: int, *, last: bool) -> Any:
+    budgets = run.config.budgets
+    history = _history(run)
+    decision = decide_from_history(
+        task=run.task,
+        history=history,
+        attempts=budgets.max_queries if last else attempt,
+        max_attempts=budgets.max_queries,
+        threshold=budgets.agreement_score,
+    )
+    _update_counters(run, history, decision.totals)
+    event_record(
+        claim=run.claim,
+        kind=EventKind.DECISION,
+        key=run.key("decision", attempt, last),
+        message=(
+            f"Support {decision.totals.support.total:.1f}"
+            f" / refute {decision.totals.refute.total:.1f}"
+            f" of {budgets.agreement_score:.1f}: "
+            + ("final" if isinstance(decision, Final) else "search again")
+        ),
+        payload={
+            "run": run.number,
+            "attempt": attempt,
+            "status": decision.status,
+            **_totals_payload(decision.totals),
+        },
+    )
+    return decision

@@ -1,0 +1,134 @@
+"""The proof: a short markdown account of a verdict, and its safe HTML rendering.
+
+By default a template writes it from the evidence. With an LLM configured, the gateway writes it
+from the same sources and may cite only them; a reply that cites anything else is an error, not a
+proof.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import markdown as md
+import nh3
+
+from claimcheck import llm
+from claimcheck.models import Outcome
+from decisions.models import VerdictReason
+
+if TYPE_CHECKING:
+    from decisions.decide import AgentResult, SearchTask, Source, Totals
+
+_REASON_TEXT = {
+    VerdictReason.SUFFICIENT: "enough independent, weighted sources agree",
+    VerdictReason.INSUFFICIENT: "the sources found do not reach the agreement threshold",
+    VerdictReason.CONFLICTING: "strong sources contradict each other",
+    VerdictReason.NO_SOURCES: "no usable source was found",
+}
+
+
+def _escape(text: str) -> str:
+    """Keep source text from being read as markdown or HTML structure."""
+    return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", " ".join(text.split()))
+
+
+def _timeframe(task: SearchTask) -> str:
+    start = task.timeframe_start.date().isoformat() if task.timeframe_start else None
+    end = task.timeframe_end.date().isoformat() if task.timeframe_end else None
+    if start and end:
+        return f" (timeframe {start} to {end})"
+    if start:
+        return f" (timeframe from {start})"
+    if end:
+        return f" (timeframe until {end})"
+    return ""
+
+
+def _source_line(number: int, source: Source) -> str:
+    dates = []
+    if source.event_date:
+        dates.append(f"event {source.event_date}")
+    if source.pub_date:
+        dates.append(f"published {source.pub_date}")
+    when = f", {', '.join(dates)}" if dates else ""
+    quote = f': "{_escape(source.excerpt[:280])}"' if source.excerpt else ""
+    title = _escape(source.title)
+    return (
+        f"{number}. [{title}]({source.url}) ({source.tier}, weight {source.weight:.1f},"
+        f" {source.stance}{when}){quote}"
+    )
+
+
+def template_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> str:
+    outcome = Outcome(result.outcome).label
+    reason = VerdictReason(result.reason)
+    lines = [
+        f"**Claim:** {_escape(task.text)}{_timeframe(task)}",
+        "",
+        f"**Verdict: {outcome}**, because {_REASON_TEXT[reason]}.",
+        "",
+        f"Support {totals.support.total:.1f} from {len(totals.support.domains)} domain(s), "
+        f"refute {totals.refute.total:.1f} from {len(totals.refute.domains)} domain(s); "
+        f"a side needs {totals.threshold:.1f} from at least two independent domains.",
+    ]
+    if totals.outside_window:
+        lines += [
+            "",
+            f"{len(totals.outside_window)} supporting source(s) dated outside the timeframe "
+            "were not counted.",
+        ]
+    if result.sources:
+        lines += ["", "**Sources**", ""]
+        lines += [_source_line(i, s) for i, s in enumerate(result.sources, start=1)]
+    return "\n".join(lines)
+
+
+def llm_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> str:
+    prompt, _ = llm.load_prompt("proof")
+    numbered = "\n".join(_source_line(i, s) for i, s in enumerate(result.sources, start=1))
+    user = (
+        f"Claim: {task.text}{_timeframe(task)}\n"
+        f"Verdict: {Outcome(result.outcome).label} ({_REASON_TEXT[VerdictReason(result.reason)]})\n"
+        f"Support total {totals.support.total:.1f}, refute total {totals.refute.total:.1f}, "
+        f"threshold {totals.threshold:.1f}.\n\nSources:\n{numbered or '(none)'}"
+    )
+    reply = llm.complete_text(system=prompt, user=user, purpose="proof").value
+    check_citations(reply, sources=result.sources)
+    return reply
+
+
+def check_citations(text: str, *, sources: list[Source]) -> None:
+    """An LLM proof may cite only the numbered sources and link only their URLs."""
+    cited = {int(n) for n in re.findall(r"\[(\d+)\]", text)}
+    unknown = sorted(n for n in cited if not 1 <= n <= len(sources))
+    allowed = {s.url for s in sources}
+    links = set(re.findall(r"https?://[^\s)\]>\"']+", text))
+    foreign = sorted(link for link in links if link.rstrip(".,;") not in allowed)
+    if unknown or foreign:
+        raise llm.LLMError(
+            kind="bad_output",
+            details=f"the proof cites sources it was not given: {unknown or foreign}",
+        )
+
+
+def write_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> str:
+    if llm.is_enabled():
+        return llm_proof(task=task, result=result, totals=totals)
+    return template_proof(task=task, result=result, totals=totals)
+
+
+_ALLOWED_TAGS = {"p", "strong", "em", "a", "ol", "ul", "li", "blockquote", "code", "br", "h3", "h4"}
+
+
+def render_proof(markdown_text: str) -> str:
+    """Markdown to HTML that is safe to show: raw HTML in the source is escaped first, then the
+    result is sanitized (only a few tags, http(s) links, rel=noopener)."""
+    html = md.markdown(markdown_text.replace("<", "&lt;"), output_format="html")
+    return nh3.clean(
+        html,
+        tags=_ALLOWED_TAGS,
+        attributes={"a": {"href", "title"}},
+        url_schemes={"http", "https"},
+        link_rel="noopener noreferrer nofollow",
+    )

@@ -1,0 +1,158 @@
+"""Query composition and refinement for the claim loop (seed 000): one deterministic tweak a turn.
+
+The first query comes from the harvester's rewriter (the deterministic one, or the LLM when one is
+configured), narrowed to the claim's key terms and restricted to dates around its timeframe.
+Each later attempt applies the next tweak of a fixed sequence; a tweak that would repeat a query
+already sent is skipped, so no paid search is wasted on a duplicate.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import timedelta
+
+from decisions.decide import SearchTask
+from evidence.models import Domain, Tier
+from harvester.rewriter import rewrite_query
+from harvester.schema import QuerySchema, validate_schema
+
+# Reports of an event appear after it; announcements of it may come a little before.
+DATES_BEFORE = timedelta(days=30)
+DATES_AFTER = timedelta(days=90)
+MAX_SITES = 20
+CORE_TERMS = 6
+
+_CAPITALIZED = re.compile(r"\b([A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)*)")
+
+
+@dataclass(frozen=True)
+class ComposedQuery:
+    schema: QuerySchema
+    tweak: str
+
+
+def _is_entity(keyword: str) -> bool:
+    return keyword[:1].isupper() or any(ch.isdigit() for ch in keyword)
+
+
+def _core_terms(keywords: list[str]) -> list[str]:
+    """Entities and numbers first, then other words, at most CORE_TERMS."""
+    entities = [k for k in keywords if _is_entity(k)]
+    others = [k for k in keywords if not _is_entity(k)]
+    return (entities + others)[:CORE_TERMS]
+
+
+def _date_filters(task: SearchTask) -> dict[str, str | None]:
+    """Publication dates worth searching. A window with a start bounds both ways: reports of
+    an event in it appear soon after it. A timeframe with only an end ("by March 2024") does
+    not: what happened before the end may be reported at any time since, and a publication-date
+    filter would also drop every undated page. It is left unfiltered."""
+    if task.timeframe_start is None:
+        return {"date_after": None, "date_before": None}
+    after = (task.timeframe_start - DATES_BEFORE).date().isoformat()
+    before = (task.timeframe_end + DATES_AFTER).date().isoformat() if task.timeframe_end else None
+    return {"date_after": after, "date_before": before}
+
+
+def compose_initial_query(*, task: SearchTask) -> QuerySchema:
+    rewrite = rewrite_query(text=task.text)
+    keywords = _core_terms(rewrite.schema.keywords)
+    filters = {
+        **rewrite.schema.filters.model_dump(),
+        "sites": rewrite.schema.filters.sites,
+        **_date_filters(task),
+    }
+    return validate_schema({"keywords": keywords, "boolean": "AND", "filters": filters})
+
+
+def _sites_for(tier: str) -> list[str]:
+    names = (
+        Domain.objects.filter(tier=tier, denied=False)
+        .order_by("name")
+        .values_list("name", flat=True)
+    )
+    return [name.lstrip(".") if name.startswith(".") else name for name in names[:MAX_SITES]]
+
+
+def snippet_entities(texts: Iterable[str], *, exclude: Iterable[str]) -> list[str]:
+    """Capitalized names that recur in result titles and snippets but are not yet searched."""
+    known = {word.lower() for phrase in exclude for word in phrase.split()}
+    counts: Counter[str] = Counter()
+    for text in texts:
+        for match in _CAPITALIZED.findall(text or ""):
+            name = match.strip()
+            if len(name) > 2 and not {w.lower() for w in name.split()} <= known:
+                counts[name] += 1
+    return [name for name, n in counts.most_common() if n >= 2]
+
+
+def _with(base: QuerySchema, **changes: object) -> QuerySchema | None:
+    data = base.model_dump()
+    filters = data["filters"]
+    for key, value in changes.items():
+        if key in filters:
+            filters[key] = value
+        else:
+            data[key] = value
+    try:
+        return validate_schema(data)
+    except ValueError:
+        return None
+
+
+def _timeframe_terms(task: SearchTask) -> list[str]:
+    start, end = task.timeframe_start, task.timeframe_end
+    if start and end and (start.year, start.month) == (end.year, end.month):
+        return [start.strftime("%B %Y")]
+    when = start or end
+    return [str(when.year)] if when else []
+
+
+def _tweaks(
+    base: QuerySchema, task: SearchTask, snippets: list[str]
+) -> list[tuple[str, Callable[[], QuerySchema | None]]]:
+    entities = snippet_entities(snippets, exclude=base.keywords)
+    return [
+        ("broaden to any term", lambda: _with(base, boolean="OR")),
+        (
+            "add the timeframe",
+            lambda: (
+                _with(base, keywords=[*base.keywords, *_timeframe_terms(task)])
+                if _timeframe_terms(task)
+                else None
+            ),
+        ),
+        (
+            "add a name seen in results",
+            lambda: _with(base, keywords=[*base.keywords[:5], entities[0]]) if entities else None,
+        ),
+        ("official sites only", lambda: _with(base, boolean="OR", sites=_sites_for(Tier.OFFICIAL))),
+        ("wire services only", lambda: _with(base, boolean="OR", sites=_sites_for(Tier.WIRE))),
+        ("trade press only", lambda: _with(base, boolean="OR", sites=_sites_for(Tier.TRADE))),
+        ("any date", lambda: _with(base, boolean="OR", date_after=None, date_before=None)),
+        (
+            "key names only, any date",
+            lambda: _with(
+                base,
+                keywords=[k for k in base.keywords if _is_entity(k)][:3] or base.keywords[:3],
+                date_after=None,
+                date_before=None,
+            ),
+        ),
+    ]
+
+
+def refine_query(
+    *, base: QuerySchema, attempt: int, task: SearchTask, snippets: list[str], sent: set[str]
+) -> ComposedQuery | None:
+    """The query for `attempt` (2, 3, ...): the next tweak in the sequence that yields a query
+    not sent before, or None when every tweak has been tried."""
+    tweaks = _tweaks(base, task, snippets)
+    for name, build in tweaks[max(0, attempt - 2) :]:
+        schema = build()
+        if schema is not None and schema.compile() not in sent:
+            return ComposedQuery(schema, name)
+    return None

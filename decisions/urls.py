@@ -1,0 +1,15 @@
+from django.urls import path
+
+from decisions import views
+
+urlpatterns = [
+    path("", views.claim_list, name="home"),
+    path("claims/new/", views.claim_new, name="claim_new"),
+    path("claims/new/batch/", views.claim_new_batch, name="claim_new_batch"),
+    path("claims/<int:pk>/", views.claim_detail, name="claim_detail"),
+    path("claims/<int:pk>/live/", views.claim_live, name="claim_live"),
+    path("claims/<int:pk>/override/", views.claim_override, name="claim_override"),
+    path("claims/<int:pk>/review/", views.claim_review, name="claim_review"),
+    path("claims/<int:pk>/rerun/", views.claim_rerun_view, name="claim_rerun"),
+    path("dashboard/", views.dashboard, name="dashboard"),
+]

@@ -1,0 +1,252 @@
+"""The decision module as a table: one row per situation, with the expected outcome and reason."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import pytest
+
+from decisions.decide import (
+    EvidenceHit,
+    Final,
+    NeedMoreSearch,
+    SearchHistory,
+    SearchTask,
+    decide_from_history,
+)
+from decisions.proof import check_citations, render_proof
+
+WINDOW = SearchTask(
+    text="The EU AI Act entered into force between 2024-07-01 and 2024-08-31",
+    timeframe_start=datetime(2024, 7, 1, tzinfo=UTC),
+    timeframe_end=datetime(2024, 8, 31, tzinfo=UTC),
+)
+OPEN = SearchTask(text="The EU AI Act entered into force in 2024")
+INSIDE = datetime(2024, 8, 1, tzinfo=UTC)
+OUTSIDE = datetime(2024, 12, 1, tzinfo=UTC)
+
+WEIGHTS = {"official": 1.0, "wire": 0.8, "trade": 0.6, "other": 0.4, "social": 0.0}
+
+
+def hit(
+    domain: str, tier: str, stance: str = "support", *, when: datetime | None = INSIDE
+) -> EvidenceHit:
+    in_window = None if when is None else WINDOW.timeframe_start <= when <= WINDOW.timeframe_end  # type: ignore[operator]
+    return EvidenceHit(
+        url=f"https://{domain}/{stance}/{tier}",
+        domain=domain,
+        tier=tier,
+        weight=WEIGHTS[tier],
+        stance=stance,
+        title=f"{domain} report",
+        quote=f"{domain} says so",
+        stance_score=0.8,
+        event_at=when,
+        in_window=in_window,
+    )
+
+
+@dataclass
+class Row:
+    situation: str
+    task: SearchTask
+    hits: list[EvidenceHit]
+    attempts: int
+    expected: str  # "need_more_search" or "<outcome>/<reason>"
+
+
+ROWS = [
+    Row(
+        "two agreeing officials",
+        WINDOW,
+        [hit("europa.eu", "official"), hit("consilium.europa.eu.example", "official")],
+        1,
+        "true/sufficient",
+    ),
+    Row(
+        "one official only, attempts left",
+        WINDOW,
+        [hit("europa.eu", "official")],
+        1,
+        "need_more_search",
+    ),
+    Row(
+        "one official only, attempts spent",
+        WINDOW,
+        [hit("europa.eu", "official")],
+        10,
+        "invalid/insufficient",
+    ),
+    Row(
+        "wire + trade reach 1.4 only",
+        WINDOW,
+        [hit("reuters.com", "wire"), hit("politico.eu", "trade")],
+        10,
+        "invalid/insufficient",
+    ),
+    Row(
+        "official + wire reach 1.8",
+        WINDOW,
+        [hit("europa.eu", "official"), hit("reuters.com", "wire")],
+        2,
+        "true/sufficient",
+    ),
+    Row(
+        "agreeing sources outside the window",
+        WINDOW,
+        [hit("europa.eu", "official", when=OUTSIDE), hit("reuters.com", "wire", when=OUTSIDE)],
+        10,
+        "invalid/insufficient",
+    ),
+    Row(
+        "undated support does not count for a timed claim",
+        WINDOW,
+        [hit("europa.eu", "official", when=None), hit("reuters.com", "wire", when=None)],
+        10,
+        "invalid/insufficient",
+    ),
+    Row(
+        "undated support counts when the claim has no timeframe",
+        OPEN,
+        [hit("europa.eu", "official", when=None), hit("reuters.com", "wire", when=None)],
+        1,
+        "true/sufficient",
+    ),
+    Row(
+        "two refuting sources dated elsewhere",
+        WINDOW,
+        [
+            hit("europa.eu", "official", "refute", when=OUTSIDE),
+            hit("apnews.com", "wire", "refute", when=OUTSIDE),
+        ],
+        1,
+        "false/sufficient",
+    ),
+    Row(
+        "support and refute both strong",
+        WINDOW,
+        [
+            hit("europa.eu", "official"),
+            hit("reuters.com", "wire"),
+            hit("gov.example.gov", "official", "refute"),
+            hit("apnews.com", "wire", "refute"),
+        ],
+        1,
+        "invalid/conflicting",
+    ),
+    Row(
+        "refute sufficient, support weak",
+        WINDOW,
+        [
+            hit("blog.example", "other"),
+            hit("gov.example.gov", "official", "refute"),
+            hit("apnews.com", "wire", "refute"),
+        ],
+        1,
+        "false/sufficient",
+    ),
+    Row(
+        "same domain twice counts once",
+        WINDOW,
+        [hit("europa.eu", "official"), hit("europa.eu", "official")],
+        10,
+        "invalid/insufficient",
+    ),
+    Row(
+        "social only",
+        WINDOW,
+        [hit("x.com", "social"), hit("facebook.com", "social"), hit("reddit.com", "social")],
+        10,
+        "invalid/no_sources",
+    ),
+    Row(
+        "social adds nothing to one official",
+        WINDOW,
+        [hit("europa.eu", "official"), hit("x.com", "social")],
+        10,
+        "invalid/insufficient",
+    ),
+    Row(
+        "neutral evidence is not a side",
+        WINDOW,
+        [hit("europa.eu", "official", "neutral"), hit("reuters.com", "wire", "neutral")],
+        10,
+        "invalid/no_sources",
+    ),
+    Row("no evidence after max attempts", WINDOW, [], 10, "invalid/no_sources"),
+    Row("no evidence with attempts left", WINDOW, [], 3, "need_more_search"),
+]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r.situation for r in ROWS])
+def test_the_decision_table(row: Row) -> None:
+    history = SearchHistory(evidence=row.hits, queries=["q"] * row.attempts, pages_visited=2)
+    decision = decide_from_history(
+        task=row.task, history=history, attempts=row.attempts, max_attempts=10, threshold=1.6
+    )
+    if row.expected == "need_more_search":
+        assert isinstance(decision, NeedMoreSearch)
+        return
+    assert isinstance(decision, Final)
+    outcome, reason = row.expected.split("/")
+    assert (decision.result.outcome, decision.result.reason) == (outcome, reason)
+
+
+def test_a_final_result_has_the_agent_result_shape() -> None:
+    hits = [
+        hit("europa.eu", "official"),
+        hit("reuters.com", "wire"),
+        hit("blog.example", "other", "refute"),
+    ]
+    history = SearchHistory(evidence=hits, queries=["a", "b"], pages_visited=3)
+    decision = decide_from_history(
+        task=WINDOW, history=history, attempts=2, max_attempts=10, threshold=1.6
+    )
+    assert isinstance(decision, Final)
+    result = decision.result
+    assert result.outcome == "true"
+    assert result.support_total == pytest.approx(1.8)
+    assert result.refute_total == pytest.approx(0.4)
+    assert result.debug["total_queries"] == 2
+    assert result.debug["total_pages_visited"] == 3
+    assert [s.url for s in result.sources][:2] == [
+        "https://europa.eu/support/official",
+        "https://reuters.com/support/wire",
+    ]
+    first = result.sources[0]
+    assert (
+        first.pub_date is None
+        and first.excerpt == "europa.eu says so"
+        and first.title == "europa.eu report"
+    )
+    assert "**Verdict: True**" in result.proof
+    assert "https://reuters.com/support/wire" in result.proof
+
+
+def test_the_threshold_comes_from_the_caller() -> None:
+    hits = [hit("reuters.com", "wire"), hit("politico.eu", "trade")]
+    history = SearchHistory(evidence=hits)
+    lenient = decide_from_history(
+        task=WINDOW, history=history, attempts=1, max_attempts=10, threshold=1.4
+    )
+    assert isinstance(lenient, Final) and lenient.result.outcome == "true"
+
+
+def test_the_rendered_proof_shows_script_tags_as_text() -> None:
+    html = render_proof('**Claim:** <script>alert("x")</script> and [link](javascript:alert(1))')
+    assert "<script>" not in html
+    assert "&lt;script&gt;" in html
+    assert "javascript:" not in html
+
+
+def test_an_llm_proof_citing_unknown_sources_is_refused() -> None:
+    from claimcheck.llm import LLMError
+    from decisions.decide import Source
+
+    sources = [Source(url="https://europa.eu/a", title="A", pub_date=None, excerpt="x")]
+    check_citations("As [1] says, see https://europa.eu/a.", sources=sources)
+    with pytest.raises(LLMError):
+        check_citations("As [2] says.", sources=sources)
+    with pytest.raises(LLMError):
+        check_citations("See https://elsewhere.example/b", sources=sources)

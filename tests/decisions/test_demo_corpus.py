@@ -1,0 +1,248 @@
+"""The shipped demo corpus: consistent files, an idempotent loader, and claims that reach the
+outcomes they are meant to reach on it, offline."""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+from urllib.parse import urlsplit
+
+import pypdf
+import pytest
+from django.core.management import call_command
+
+from claimcheck.models import Claim
+from decisions.claims import claim_submit
+from decisions.demo.loader import (
+    DOMAINS_CSV,
+    FETCHER_NAME,
+    DemoClaim,
+    DemoEntry,
+    demo_claims,
+    demo_load,
+    demo_manifest,
+)
+from decisions.pipeline import claim_pipeline_run
+from decisions.timeframe import parse_timeframe
+from evidence.domains import parse_domains_csv
+from evidence.extraction import extract_document
+from evidence.fetching import cached_page, page_fetch
+from evidence.models import Domain, Page
+from harvester.canonical import canonicalize_url
+from harvester.local_index import search_documents
+from harvester.models import LocalDocument
+from harvester.rewriter import deterministic_rewrite
+
+LIVE = [entry for entry in demo_manifest() if not entry.dead]
+DEAD = [entry for entry in demo_manifest() if entry.dead]
+CLAIMS = demo_claims()
+# The Council's press release is published on 3 April about an adoption on 28 March.
+COUNCIL_RELEASE = "https://council.example/press/2025/04/03/battery-passport-regulation-adopted/"
+
+
+def _entry(url: str) -> DemoEntry:
+    return next(entry for entry in LIVE if entry.url == url)
+
+
+def _denied_names() -> set[str]:
+    return {row.name for row in parse_domains_csv(DOMAINS_CSV.read_text()) if row.denied}
+
+
+def _mapped(host: str, names: set[str]) -> bool:
+    labels = host.split(".")
+    return any(".".join(labels[i:]) in names for i in range(len(labels)))
+
+
+# --- the files ----------------------------------------------------------------------------------
+
+
+def test_the_manifest_lists_40_to_80_pages_each_with_an_existing_file() -> None:
+    assert 40 <= len(LIVE) <= 80
+    for entry in LIVE:
+        assert entry.path.is_file(), entry.file
+        assert entry.content_type in ("text/html", "application/pdf")
+        assert (urlsplit(entry.url).hostname or "").endswith(".example")
+    assert len({entry.url for entry in demo_manifest()}) == len(demo_manifest())
+
+
+def test_the_corpus_has_one_readable_pdf() -> None:
+    pdfs = [entry for entry in LIVE if entry.content_type == "application/pdf"]
+    assert len(pdfs) == 1
+    reader = pypdf.PdfReader(io.BytesIO(pdfs[0].path.read_bytes()))
+    text = " ".join(page.extract_text() for page in reader.pages)
+    assert "approved the merger of Halden Rail and Nordfrakt Logistics on 21 November 2024" in text
+
+
+def test_the_hub_pages_link_to_press_releases_in_the_corpus() -> None:
+    hubs = [entry for entry in LIVE if entry.role == "hub"]
+    assert hubs
+    known = {entry.url for entry in LIVE}
+    for hub in hubs:
+        html = hub.path.read_text()
+        linked = {url for url in known if f'href="{url}"' in html and url != hub.url}
+        assert len(linked) >= 2, hub.url
+
+
+def test_dead_links_have_a_title_and_snippet_but_no_file() -> None:
+    assert DEAD
+    for entry in DEAD:
+        assert entry.title and entry.snippet and not entry.file
+
+
+def test_every_demo_host_is_mapped_in_the_domain_list_and_one_is_denied() -> None:
+    names = {row.name for row in parse_domains_csv(DOMAINS_CSV.read_text())}
+    for entry in demo_manifest():
+        host = urlsplit(entry.url).hostname or ""
+        assert _mapped(host, names), host
+    denied = _denied_names()
+    assert any(_mapped(urlsplit(e.url).hostname or "", denied) for e in LIVE)
+
+
+def test_the_claims_cover_every_outcome_and_every_kind_of_timeframe() -> None:
+    assert {claim.expected for claim in CLAIMS} == {"true", "false", "invalid"}
+    explicit = [c for c in CLAIMS if c.timeframe_start and c.timeframe_end]
+    in_text = [c for c in CLAIMS if c.timeframe_start is None and parse_timeframe(c.text)]
+    untimed = [c for c in CLAIMS if c.timeframe_start is None and not parse_timeframe(c.text)]
+    assert explicit and in_text and untimed
+    known = {entry.url for entry in LIVE}
+    for claim in CLAIMS:
+        assert claim.why and claim.sources and set(claim.sources) <= known
+
+
+def test_an_event_date_stays_apart_from_the_publication_date() -> None:
+    entry = _entry(COUNCIL_RELEASE)
+    document = extract_document(
+        content=entry.path.read_bytes(), content_type="text/html", url=entry.url, encoding="utf-8"
+    )
+    assert document.published_at is not None
+    assert document.published_at.date() == date(2025, 4, 3)
+    assert date(2025, 3, 28) in {mention.when for mention in document.event_dates}
+
+
+# --- loading ------------------------------------------------------------------------------------
+
+
+def _counts() -> tuple[int, int, int]:
+    return Page.objects.count(), LocalDocument.objects.count(), Domain.objects.count()
+
+
+@pytest.mark.django_db
+def test_loading_twice_leaves_the_same_rows_and_counts() -> None:
+    first = demo_load()
+    after_first = _counts()
+    second = demo_load()
+    assert _counts() == after_first
+    assert (first.pages, first.pdfs, first.dead_links, first.denied, first.indexed) == (
+        second.pages,
+        second.pdfs,
+        second.dead_links,
+        second.denied,
+        second.indexed,
+    )
+    assert second.domains_created == 0 and second.domains_updated == 0
+    assert first.pages == len(LIVE) - first.denied
+    assert first.indexed == len(demo_manifest())
+
+
+@pytest.mark.django_db
+def test_the_command_loads_the_corpus_and_prints_the_counts() -> None:
+    out = io.StringIO()
+    call_command("load_demo", stdout=out)
+    assert f"pages stored: {Page.objects.count()}" in out.getvalue()
+    assert f"dead links (indexed, not stored): {len(DEAD)}" in out.getvalue()
+
+
+@pytest.mark.django_db
+def test_loaded_pages_are_fresh_in_the_page_cache_and_need_no_network() -> None:
+    demo_load()
+    for entry in LIVE:
+        if _mapped(urlsplit(entry.url).hostname or "", _denied_names()):
+            assert cached_page(entry.url) is None
+            continue
+        page = cached_page(entry.url)
+        assert page is not None, entry.url
+        assert page.url == canonicalize_url(entry.url)
+        assert (page.http_status, page.fetcher) == (200, FETCHER_NAME)
+    # A fresh cached page is what the pipeline's fetch returns: nothing goes to the network.
+    assert page_fetch(url=COUNCIL_RELEASE).fetcher == FETCHER_NAME
+
+
+@pytest.mark.django_db
+def test_dead_links_are_searchable_but_never_cached() -> None:
+    demo_load()
+    for entry in DEAD:
+        assert not Page.objects.filter(url=canonicalize_url(entry.url)).exists()
+        hits = search_documents(query=f'"{entry.title}"', limit=5)
+        assert canonicalize_url(entry.url) in [hit.url for hit in hits]
+
+
+@pytest.mark.django_db
+def test_the_pdf_text_is_stored_on_its_page() -> None:
+    demo_load()
+    page = Page.objects.get(content_type="application/pdf")
+    assert "approved the merger of Halden Rail and Nordfrakt Logistics" in page.text
+    assert page.published_at is not None and page.published_at.date() == date(2024, 11, 21)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("url", "published"),
+    [
+        (COUNCIL_RELEASE, date(2025, 4, 3)),  # JSON-LD (and the URL)
+        (
+            "https://meridianwire.example/markets/union-inflation-climbs-january",
+            date(2025, 2, 18),
+        ),  # <time datetime>
+        ("https://energy-trade.example/storage/battery-passport-rules-final", date(2025, 4, 1)),
+        (  # meta article:published_time
+            "https://stats-office.example/releases/consumer-prices-january-2025",
+            date(2025, 2, 18),
+        ),
+        (  # only written in the text
+            "https://autotrade.example/batteries/inside-veltria-karsfeld-cell-plant",
+            date(2024, 6, 17),
+        ),
+    ],
+)
+def test_dated_pages_keep_the_publication_date_the_extraction_finds(
+    url: str, published: date
+) -> None:
+    demo_load()
+    page = Page.objects.get(url=canonicalize_url(url))
+    assert page.published_at is not None and page.published_at.date() == published
+    assert page.date_source
+
+
+@pytest.mark.django_db
+def test_a_loaded_page_records_its_event_date_apart_from_its_publication_date() -> None:
+    demo_load()
+    page = Page.objects.get(url=canonicalize_url(COUNCIL_RELEASE))
+    events = {item["when"] for item in page.metadata["event_dates"]}
+    assert "2025-03-28" in events
+    assert page.published_at is not None and page.published_at.date() == date(2025, 4, 3)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.text[:40])
+def test_the_local_index_finds_each_claims_key_pages_by_its_words(claim: DemoClaim) -> None:
+    demo_load()
+    schema = deterministic_rewrite(claim.text).model_copy(update={"boolean": "OR"})
+    found = {hit.url for hit in search_documents(query=schema, limit=20)}
+    assert {canonicalize_url(url) for url in claim.sources} <= found
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.text[:40])
+def test_each_demo_claim_reaches_its_expected_outcome_offline(claim: DemoClaim) -> None:
+    demo_load()
+    created, _ = claim_submit(
+        text=claim.text,
+        timeframe_start=claim.timeframe_start,
+        timeframe_end=claim.timeframe_end,
+        source_channel=claim.source_channel,
+        enqueue=False,
+    )
+    verdict = claim_pipeline_run(claim_id=created.pk)
+    assert verdict is not None
+    assert verdict.outcome == claim.expected, verdict.proof_markdown
+    assert Claim.objects.get(pk=created.pk).outcome == claim.expected

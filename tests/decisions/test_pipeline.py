@@ -1,0 +1,183 @@
+"""The claim loop end to end on the demo corpus: budgets, resumption after a crash, failures."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import respx
+import yaml
+from django.utils import timezone
+
+from claimcheck import http
+from claimcheck.config import reload_config
+from claimcheck.models import Claim, ClaimStatus, EventKind
+from decisions import pipeline
+from decisions.claims import claim_submit
+from decisions.demo.loader import demo_claims, demo_load
+from decisions.pipeline import claim_pipeline_run
+from decisions.tasks import claims_sweep_stale
+from harvester.models import SearchRun
+from harvester.providers import base
+
+pytestmark = pytest.mark.django_db
+
+SEARCH_HOST = "search.example.org"
+BATTERY = next(c for c in demo_claims() if "Battery Passport" in c.text)
+# Never sufficient, so it searches until its budget is spent: many steps to interrupt.
+UNSETTLED = next(c for c in demo_claims() if c.expected == "invalid")
+
+
+def _submit(claim: Any, channel: str = "") -> Claim:
+    created, _ = claim_submit(
+        text=claim.text,
+        timeframe_start=claim.timeframe_start,
+        timeframe_end=claim.timeframe_end,
+        source_channel=channel or claim.source_channel,
+        enqueue=False,
+    )
+    return created
+
+
+@pytest.mark.parametrize("claim", demo_claims()[:4], ids=lambda c: c.text[:40])
+def test_a_demo_claim_stays_within_every_budget(claim: Any) -> None:
+    demo_load()
+    budgets = reload_config().budgets
+    created = _submit(claim)
+    claim_pipeline_run(claim_id=created.pk)
+    created.refresh_from_db()
+    assert created.status == ClaimStatus.DECIDED
+    assert 1 <= created.queries_used <= budgets.max_queries
+    assert created.crawls_used <= budgets.total_crawls
+    crawls = created.events.filter(kind=EventKind.CRAWL)
+    per_turn: dict[int, int] = {}
+    for event in crawls:
+        per_turn[event.payload["attempt"]] = per_turn.get(event.payload["attempt"], 0) + 1
+    assert all(n <= budgets.crawls_per_turn for n in per_turn.values())
+    kinds = list(created.events.values_list("kind", flat=True))
+    assert kinds[0] == EventKind.QUEUED and kinds[-1] == EventKind.VERDICT
+    assert EventKind.SEARCH in kinds and EventKind.GATE in kinds and EventKind.DECISION in kinds
+    verdict = created.verdicts.get()
+    assert verdict.debug["total_queries"] == created.queries_used
+
+
+@pytest.fixture
+def paid_search(settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A paid web provider beside the local index, imitated with respx; the test counts its
+    calls. Only its host resolves: every other host stays unreachable, as offline."""
+
+    def resolve(host: str, port: int) -> list[Any]:
+        if host == SEARCH_HOST:
+            return [ipaddress.ip_address("93.184.216.34")]
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(http, "resolve", resolve)
+    monkeypatch.setattr(base, "BACKOFF_BASE_S", 0.001)
+    base.reset_provider_state()
+    config = yaml.safe_load((Path(settings.BASE_DIR) / "claimcheck/default.yaml").read_text())
+    config["search"]["cascade_order"] = ["local", "searxng"]
+    config["search"]["providers"]["searxng"] = {
+        "base_url": f"https://{SEARCH_HOST}",
+        "cost_per_query_usd": 0.01,
+    }
+    path = tmp_path / "pipeline.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    settings.CLAIMCHECK_CONFIG = str(path)
+    reload_config()
+    with respx.mock(assert_all_called=False) as mock:
+        route = mock.get(f"https://{SEARCH_HOST}/search").mock(
+            return_value=httpx.Response(200, json={"results": []})
+        )
+        yield route
+    base.reset_provider_state()
+
+
+class Killed(BaseException):
+    """Stands for the process dying: not an Exception, so no handler in the pipeline sees it."""
+
+
+def test_a_task_killed_after_its_second_search_resumes_without_repeating_a_call(
+    paid_search: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    demo_load()
+    # The reference: the same claim, run once without interruption.
+    reference = _submit(UNSETTLED, channel="@reference")
+    expected = claim_pipeline_run(claim_id=reference.pk)
+    assert expected is not None
+    calls_uninterrupted = paid_search.call_count
+    searches_uninterrupted = SearchRun.objects.filter(claim=reference).count()
+    assert calls_uninterrupted == searches_uninterrupted >= 3
+
+    paid_search.reset()
+    claim = _submit(UNSETTLED, channel="@killed")
+    real_search_step = pipeline._search_step
+
+    def dies_after_second_search(run: Any, attempt: int, schema: Any, tweak: str) -> Any:
+        result = real_search_step(run, attempt, schema, tweak)
+        if attempt == 2:
+            raise Killed
+        return result
+
+    monkeypatch.setattr(pipeline, "_search_step", dies_after_second_search)
+    with pytest.raises(Killed):
+        claim_pipeline_run(claim_id=claim.pk)
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.RUNNING
+    assert SearchRun.objects.filter(claim=claim).count() == 2
+    assert paid_search.call_count == 2
+
+    # A live task is not taken over; one silent for longer than a task may run is.
+    monkeypatch.setattr(pipeline, "_search_step", real_search_step)
+    assert claim_pipeline_run(claim_id=claim.pk) is None
+    Claim.objects.filter(pk=claim.pk).update(updated_at=timezone.now() - timedelta(hours=1))
+    resumed = claim_pipeline_run(claim_id=claim.pk)
+
+    assert resumed is not None
+    assert resumed.outcome == expected.outcome
+    assert resumed.support_total == expected.support_total
+    assert paid_search.call_count == calls_uninterrupted  # searches 1 and 2 were not sent again
+    assert SearchRun.objects.filter(claim=claim).count() == searches_uninterrupted
+    keys = [e.payload.get("key") for e in claim.events.all() if e.payload.get("key")]
+    assert len(keys) == len(set(keys)), "a resumed step wrote its event twice"
+
+
+def test_the_sweep_requeues_a_claim_whose_worker_died(monkeypatch: pytest.MonkeyPatch) -> None:
+    sent: list[tuple[Any, ...]] = []
+    monkeypatch.setattr("django_q.tasks.async_task", lambda *args, **kw: sent.append(args))
+    live, _ = claim_submit(text="A claim being worked on", enqueue=False)
+    dead, _ = claim_submit(text="A claim whose worker died", enqueue=False)
+    Claim.objects.filter(pk__in=[live.pk, dead.pk]).update(status=ClaimStatus.RUNNING)
+    Claim.objects.filter(pk=dead.pk).update(updated_at=timezone.now() - timedelta(hours=2))
+    assert claims_sweep_stale() == 1
+    assert sent == [("decisions.tasks.claim_run", dead.pk)]
+    dead.refresh_from_db()
+    assert dead.status == ClaimStatus.QUEUED
+
+
+def test_a_decided_claim_is_not_run_again() -> None:
+    demo_load()
+    claim = _submit(BATTERY)
+    assert claim_pipeline_run(claim_id=claim.pk) is not None
+    assert claim_pipeline_run(claim_id=claim.pk) is None
+    assert claim.verdicts.count() == 1
+
+
+def test_when_every_provider_fails_the_claim_fails_with_their_reasons(
+    paid_search: Any, settings: Any
+) -> None:
+    config = yaml.safe_load(Path(settings.CLAIMCHECK_CONFIG).read_text())
+    config["search"]["cascade_order"] = ["searxng"]
+    Path(settings.CLAIMCHECK_CONFIG).write_text(yaml.safe_dump(config))
+    reload_config()
+    paid_search.mock(return_value=httpx.Response(403, text="forbidden"))
+    claim = _submit(BATTERY)
+    assert claim_pipeline_run(claim_id=claim.pk) is None
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.FAILED
+    assert "searxng" in claim.error
+    assert claim.events.filter(kind=EventKind.ERROR).exists()
