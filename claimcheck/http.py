@@ -20,6 +20,7 @@ import logging
 import re
 import socket
 import ssl
+import threading
 import time
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
@@ -56,6 +57,44 @@ _METADATA_ADDRESSES: frozenset[IPAddress] = frozenset(
     }
 )
 _METADATA_HOSTS = frozenset({"metadata.google.internal", "metadata.goog", "metadata"})
+
+
+# --- offline runs ---
+
+
+class _OfflineSwitch:
+    """A process-wide switch, not a context variable: fetches run in worker threads, which must
+    see it too."""
+
+    def __init__(self) -> None:
+        self._depth = 0
+        self._lock = threading.Lock()
+
+    @property
+    def active(self) -> bool:
+        return self._depth > 0
+
+    def enter(self) -> None:
+        with self._lock:
+            self._depth += 1
+
+    def leave(self) -> None:
+        with self._lock:
+            self._depth -= 1
+
+
+_offline = _OfflineSwitch()
+
+
+@contextmanager
+def offline() -> Iterator[None]:
+    """Inside the block, every outbound connection is refused before any DNS look-up (an
+    evaluation on an offline web, or any run that must not touch the network)."""
+    _offline.enter()
+    try:
+        yield
+    finally:
+        _offline.leave()
 
 
 # --- errors -------------------------------------------------------------------------------------
@@ -99,6 +138,12 @@ class ConnectFailed(HttpError):
 
 class InvalidURL(HttpError):
     kind = "invalid_url"
+
+
+class Offline(HttpError):
+    """Outbound connections are switched off (see `offline()`): nothing was contacted."""
+
+    kind = "offline"
 
 
 class TransferFailed(HttpError):
@@ -260,6 +305,8 @@ class _Policy:
     def vet_host(self, host: str, port: int) -> list[IPAddress]:
         """Resolve `host` and return its addresses if every one of them may be contacted."""
         key = _host_key(host)
+        if _offline.active:
+            raise Offline(f"offline: {key} was not contacted")
         if key in _METADATA_HOSTS:
             raise BlockedURL(f"{key} is a cloud metadata host")
         literal = _literal_address(host)

@@ -137,7 +137,10 @@ def select_for_crawl(
     official = next((s for s in candidates if s.tier == "official"), None)
     if official is not None:
         take(official)
-    for item in candidates:
+    # Corroboration first comes from outside the officials (a wire or the trade press), then
+    # from whatever else is left, best score first.
+    independent = [s for s in candidates if s.tier in ("wire", "trade")]
+    for item in [*independent, *candidates]:
         if len(picks) >= limit:
             break
         if item.rule.registrable in domains or item in picks:

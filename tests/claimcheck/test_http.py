@@ -815,3 +815,15 @@ def test_the_async_deadline_cuts_a_read_that_stalls(local_server: str) -> None:
     with pytest.raises(http.FetchTimeout):
         asyncio.run(http.aget(f"{local_server}/stall", timeout=2.0))
     assert time.monotonic() - started < 2.8
+
+
+def test_offline_refuses_every_connection_and_ends_with_its_block(settings: Any) -> None:
+    settings.CLAIMCHECK_HTTP_ALLOW_LOOPBACK = True
+    with http.offline():
+        with pytest.raises(http.Offline):
+            http.request("GET", "http://127.0.0.1:9/")
+        with pytest.raises(http.Offline):
+            http.request("GET", "http://127.0.0.1:9/", trusted=True)
+    with pytest.raises(http.ConnectFailed) as caught:
+        http.request("GET", "http://127.0.0.1:9/", timeout=2)  # port 9: nothing listens
+    assert not isinstance(caught.value, http.Offline)

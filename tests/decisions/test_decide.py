@@ -23,6 +23,10 @@ WINDOW = SearchTask(
     timeframe_end=datetime(2024, 8, 31, tzinfo=UTC),
 )
 OPEN = SearchTask(text="The EU AI Act entered into force in 2024")
+BY_END = SearchTask(
+    text="The EU AI Act entered into force by the end of August 2024",
+    timeframe_end=datetime(2024, 8, 31, tzinfo=UTC),
+)
 INSIDE = datetime(2024, 8, 1, tzinfo=UTC)
 OUTSIDE = datetime(2024, 12, 1, tzinfo=UTC)
 
@@ -44,6 +48,22 @@ def hit(
         stance_score=0.8,
         event_at=when,
         in_window=in_window,
+    )
+
+
+def hit_for(task: SearchTask, domain: str, tier: str, *, when: datetime) -> EvidenceHit:
+    """A supporting hit whose in_window is judged against `task`'s own timeframe."""
+    inside = (task.timeframe_start is None or when >= task.timeframe_start) and (
+        task.timeframe_end is None or when <= task.timeframe_end
+    )
+    return EvidenceHit(
+        url=f"https://{domain}/",
+        domain=domain,
+        tier=tier,
+        weight=WEIGHTS[tier],
+        stance="support",
+        event_at=when,
+        in_window=inside,
     )
 
 
@@ -173,6 +193,23 @@ ROWS = [
         [hit("europa.eu", "official", "neutral"), hit("reuters.com", "wire", "neutral")],
         10,
         "invalid/no_sources",
+    ),
+    Row(
+        "undated support counts when the timeframe only has an end",
+        BY_END,
+        [hit("europa.eu", "official", when=None), hit("reuters.com", "wire", when=None)],
+        1,
+        "true/sufficient",
+    ),
+    Row(
+        "support dated after the end does not count",
+        BY_END,
+        [
+            hit_for(BY_END, "europa.eu", "official", when=OUTSIDE),
+            hit_for(BY_END, "reuters.com", "wire", when=OUTSIDE),
+        ],
+        10,
+        "invalid/insufficient",
     ),
     Row("no evidence after max attempts", WINDOW, [], 10, "invalid/no_sources"),
     Row("no evidence with attempts left", WINDOW, [], 3, "need_more_search"),

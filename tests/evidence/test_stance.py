@@ -57,6 +57,24 @@ def test_an_event_date_outside_the_claims_timeframe_refutes() -> None:
     assert finding.event_at == date(2023, 6, 12)
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Did the Senate approve the budget bill by 60 votes in March 2024?",
+        "Did the Senate approve the budget bill by 60 votes in March 2024",
+        "How many votes did the Senate approve the budget bill by in March 2024?",
+    ],
+)
+def test_a_question_that_repeats_the_claim_is_neutral(question: str) -> None:
+    assert _one(question).stance == Stance.NEUTRAL
+
+
+def test_a_report_that_the_claim_was_wrongly_made_refutes() -> None:
+    finding = _one("Officials wrongly claimed the Senate approved the budget bill by 60 votes.")
+
+    assert finding.stance == Stance.REFUTE
+
+
 def test_a_negated_statement_refutes() -> None:
     finding = _one("The Senate has not approved the budget bill, and no vote is scheduled.")
 

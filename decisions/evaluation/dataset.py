@@ -1,0 +1,74 @@
+"""The plain data every dataset reader produces: labelled claims and the pages of their web."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from claimcheck.models import Outcome
+
+
+class DatasetError(ValueError):
+    """The dataset file cannot be read as the format it was given as."""
+
+
+@dataclass
+class WebSection:
+    """One heading and its paragraphs on an offline page (a question and its answer)."""
+
+    heading: str
+    paragraphs: list[str]
+
+
+@dataclass
+class WebPage:
+    """A page of the offline web: served at `url`, built from the dataset's evidence."""
+
+    url: str
+    title: str
+    sections: list[WebSection] = field(default_factory=list)
+    published: datetime | None = None
+
+
+@dataclass(frozen=True)
+class LabelledClaim:
+    """A claim as a fact-checker labelled it. `gold` is an Outcome value; `gold_label` the
+    dataset's own label name, kept for the report."""
+
+    key: str
+    text: str
+    gold: str
+    gold_label: str
+    timeframe_start: datetime | None = None
+    timeframe_end: datetime | None = None
+    page_urls: tuple[str, ...] = ()
+
+
+@dataclass
+class Dataset:
+    """Claims, the offline web built for them, and what the reader had to leave out."""
+
+    name: str
+    label_names: dict[str, str]
+    """Outcome value → the name the report uses for it (e.g. "false" → "False" or "REFUTES")."""
+    claims: list[LabelledClaim]
+    pages: dict[str, WebPage]
+    denied_domains: list[str] = field(default_factory=list)
+    left_out: dict[str, int] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def restricted_to(self, claims: list[LabelledClaim]) -> Dataset:
+        """The same dataset with only these claims and the pages they brought with them."""
+        urls = {url for claim in claims for url in claim.page_urls}
+        return Dataset(
+            name=self.name,
+            label_names=self.label_names,
+            claims=claims,
+            pages={url: page for url, page in self.pages.items() if url in urls},
+            denied_domains=self.denied_domains,
+            left_out=dict(self.left_out),
+            notes=list(self.notes),
+        )
+
+
+OUTCOMES = (Outcome.TRUE.value, Outcome.FALSE.value, Outcome.INVALID.value)

@@ -1,0 +1,305 @@
+"""The evaluation report: one JSON file with every figure and every claim's result, and a
+markdown page for people with the same figures, the baselines and the ten worst misses."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from claimcheck.config import get_config
+from claimcheck.models import Outcome
+from decisions.evaluation.dataset import OUTCOMES, Dataset
+from decisions.evaluation.metrics import baselines, score, summary
+from decisions.evaluation.runner import ClaimResult
+from decisions.evaluation.web import WebSummary
+from evidence.domains import lookup
+
+WORST = 10
+EVIDENCE_SHOWN = 5
+
+
+def _severity(result: ClaimResult) -> tuple[int, float]:
+    """Worst first: the opposite verdict, then a verdict where the label says nothing can be
+    decided, then no verdict where one was due; heavier wrong totals first within each."""
+    decisive = (Outcome.TRUE.value, Outcome.FALSE.value)
+    weight = max(result.support_total, result.refute_total)
+    if result.gold in decisive and result.predicted in decisive:
+        return 3, weight
+    if result.predicted in decisive:
+        return 2, weight
+    return 1, float(result.evidence)
+
+
+def worst_misses(results: list[ClaimResult], limit: int = WORST) -> list[ClaimResult]:
+    misses = [r for r in results if not r.correct]
+    return sorted(misses, key=lambda r: (_severity(r), r.key), reverse=True)[:limit]
+
+
+def reachable(urls: tuple[str, ...], threshold: float) -> bool:
+    """Whether these pages, all read and all on one side, could make a side sufficient under
+    the decision rule: their registrable domains' best weights reach the agreement score, from
+    at least two domains. A claim that cannot is Invalid whatever the stance reader does."""
+    best: dict[str, float] = {}
+    for url in urls:
+        rule = lookup(url)
+        if rule.denied or rule.weight <= 0:
+            continue
+        best[rule.registrable] = max(best.get(rule.registrable, 0.0), rule.weight)
+    return len(best) >= 2 and sum(best.values()) >= threshold - 1e-9
+
+
+def weight_lean(result: ClaimResult) -> str:
+    """The side with more weight in the evidence gathered, with no sufficiency bar (each
+    domain's best hit per side; supporting hits dated outside the timeframe left out)."""
+    sides: dict[str, dict[str, float]] = {"support": {}, "refute": {}}
+    for row in result.evidence_rows:
+        if row.stance not in sides or row.weight <= 0:
+            continue
+        if row.stance == "support" and row.in_window is False:
+            continue
+        side = sides[row.stance]
+        side[row.domain] = max(side.get(row.domain, 0.0), row.weight)
+    support, refute = sum(sides["support"].values()), sum(sides["refute"].values())
+    if support > refute:
+        return Outcome.TRUE.value
+    if refute > support:
+        return Outcome.FALSE.value
+    return Outcome.INVALID.value
+
+
+def build_report(
+    *,
+    dataset: Dataset,
+    results: list[ClaimResult],
+    web: WebSummary,
+    command: str,
+    started: datetime,
+    seconds: float,
+) -> dict[str, Any]:
+    names = dataset.label_names
+    labels = [names[o] for o in OUTCOMES]
+    gold = [names[r.gold] for r in results]
+    predicted = [names[r.predicted] for r in results]
+    scores = score(gold=gold, predicted=predicted, labels=labels)
+    page_independent = score(
+        gold=gold,
+        predicted=[names[r.page_independent or r.predicted] for r in results],
+        labels=labels,
+    )
+    config = get_config()
+    threshold = config.budgets.agreement_score
+    pages_of = {claim.key: claim.page_urls for claim in dataset.claims}
+    ceiling = [
+        r.gold
+        if r.gold == Outcome.INVALID.value or reachable(pages_of[r.key], threshold)
+        else Outcome.INVALID.value
+        for r in results
+    ]
+    diagnostics = {
+        "page_independent": page_independent.as_json(),
+        "ceiling": score(gold=gold, predicted=[names[p] for p in ceiling], labels=labels).as_json(),
+        "decidable_claims": sum(reachable(pages_of[r.key], threshold) for r in results),
+        "weight_lean": score(
+            gold=gold, predicted=[names[weight_lean(r)] for r in results], labels=labels
+        ).as_json(),
+    }
+    statuses: dict[str, int] = {}
+    for result in results:
+        statuses[result.status] = statuses.get(result.status, 0) + 1
+    return {
+        "dataset": dataset.name,
+        "command": command,
+        "started_at": started.isoformat(),
+        "finished_at": datetime.now(UTC).isoformat(),
+        "wall_seconds": round(seconds, 1),
+        "claims": len(results),
+        "claim_statuses": statuses,
+        "labels": labels,
+        "gold_counts": {label: gold.count(label) for label in labels},
+        "left_out": dataset.left_out,
+        "notes": dataset.notes,
+        "web": asdict(web) | {"pages_built": len(dataset.pages)},
+        "config": {
+            "llm_model": config.llm.model,
+            "budgets": config.budgets.model_dump(),
+            "weights": config.weights.model_dump(),
+            "search": config.search.cascade_order,
+        },
+        "scores": scores.as_json(),
+        "baselines": [asdict(b) for b in baselines(gold=gold, labels=labels)],
+        "diagnostics": diagnostics,
+        "cost": {
+            "queries_per_claim": summary([r.queries for r in results]),
+            "crawls_per_claim": summary([r.crawls for r in results]),
+            "evidence_per_claim": summary([r.evidence for r in results]),
+            "counted_sources_per_verdict": summary([r.counted_sources for r in results]),
+            "seconds_per_claim": summary([r.seconds for r in results]),
+        },
+        "worst_misses": [r.key for r in worst_misses(results)],
+        "results": [r.as_json() for r in results],
+    }
+
+
+def _pct(value: float) -> str:
+    return f"{value:.3f}"
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines.extend("| " + " | ".join(row) + " |" for row in rows)
+    return lines
+
+
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def render_markdown(report: dict[str, Any]) -> str:
+    scores = report["scores"]
+    labels: list[str] = report["labels"]
+    cost = report["cost"]
+    lines = [
+        f"# ClaimCheck evaluation: {report['dataset']}",
+        "",
+        f"Command: `{report['command']}`",
+        "",
+        f"Started {report['started_at']}, {report['claims']} claims in "
+        f"{report['wall_seconds']} s. LLM: {report['config']['llm_model'] or 'none'}. "
+        f"Claim statuses: {report['claim_statuses']}.",
+        "",
+        "## Verdict quality",
+        "",
+        f"- Accuracy: **{_pct(scores['accuracy'])}**",
+        f"- Macro-F1 over {' / '.join(labels)}: **{_pct(scores['macro_f1'])}**",
+        "",
+    ]
+    lines += _table(
+        ["system", "accuracy", "macro-F1", "how"],
+        [["ClaimCheck", _pct(scores["accuracy"]), _pct(scores["macro_f1"]), "this run"]]
+        + [
+            [b["name"], _pct(b["accuracy"]), _pct(b["macro_f1"]), b["how"]]
+            for b in report["baselines"]
+        ],
+    )
+    diagnostics = report["diagnostics"]
+    lines += [
+        "",
+        "Diagnostics (not verdicts; they say where the misses come from):",
+        "",
+    ]
+    lines += _table(
+        ["what if", "accuracy", "macro-F1", "meaning"],
+        [
+            [
+                "ceiling of the decision rule",
+                _pct(diagnostics["ceiling"]["accuracy"]),
+                _pct(diagnostics["ceiling"]["macro_f1"]),
+                f"perfect retrieval and stance: only the {diagnostics['decidable_claims']} "
+                "claims whose own pages' domains can reach the agreement score from two "
+                "domains can get True / False",
+            ],
+            [
+                "every page its own source",
+                _pct(diagnostics["page_independent"]["accuracy"]),
+                _pct(diagnostics["page_independent"]["macro_f1"]),
+                "the same decision rule over the same evidence, without the "
+                "independent-domains requirement",
+            ],
+            [
+                "weight lean",
+                _pct(diagnostics["weight_lean"]["accuracy"]),
+                _pct(diagnostics["weight_lean"]["macro_f1"]),
+                "the side with more weight in the evidence found wins, no sufficiency bar "
+                "(retrieval and stance alone)",
+            ],
+        ],
+    )
+    lines += ["", "Confusion matrix (rows: gold, columns: predicted):", ""]
+    lines += _table(
+        ["gold \\ predicted", *labels, "total"],
+        [
+            [g, *(str(scores["confusion"][g][p]) for p in labels), str(report["gold_counts"][g])]
+            for g in labels
+        ],
+    )
+    lines += ["", "Per label:", ""]
+    lines += _table(
+        ["label", "precision", "recall", "F1", "gold", "predicted"],
+        [
+            [
+                s["label"],
+                _pct(s["precision"]),
+                _pct(s["recall"]),
+                _pct(s["f1"]),
+                str(s["support"]),
+                str(s["predicted"]),
+            ]
+            for s in scores["per_label"]
+        ],
+    )
+    lines += ["", "## Cost", ""]
+    lines += _table(
+        ["per claim", "mean", "median", "max", "total"],
+        [
+            [name.replace("_", " "), *(str(values[k]) for k in ("mean", "median", "max", "total"))]
+            for name, values in cost.items()
+        ],
+    )
+    lines += ["", "## The data", ""]
+    lines += [f"- {note}" for note in report["notes"]]
+    web = report["web"]
+    lines.append(
+        f"- Offline web: {web['pages_built']} pages built, {web['pages_stored']} stored in the "
+        f"page cache and index, {web['pages_denied']} on denied domains (indexed only), "
+        f"{web['pages_unreadable']} unreadable."
+    )
+    lines += [f"- Left out: {count} {why}" for why, count in report["left_out"].items()]
+    lines += ["", f"## The {WORST} worst misses", ""]
+    by_key = {r["key"]: r for r in report["results"]}
+    names = dict(zip(OUTCOMES, labels, strict=True))
+    for number, key in enumerate(report["worst_misses"], start=1):
+        result = by_key[key]
+        lines += [
+            f"### {number}. #{key}: gold {result['gold_label']}, predicted "
+            f"{names[result['predicted']]} ({result['reason'] or result['status']})",
+            "",
+            f"> {_cell(result['text'])}",
+            "",
+            f"Support {result['support_total']:.1f} / refute {result['refute_total']:.1f}; "
+            f"{result['queries']} queries, {result['crawls']} pages read, "
+            f"{result['evidence']} evidence rows.",
+            "",
+        ]
+        shown = [e for e in result["evidence_rows"] if e["stance"] != "neutral"][:EVIDENCE_SHOWN]
+        if not shown:
+            lines += ["No supporting or refuting evidence was found.", ""]
+            continue
+        lines += _table(
+            ["stance", "source", "tier", "weight", "in window", "quote"],
+            [
+                [
+                    e["stance"],
+                    e["domain"],
+                    e["tier"],
+                    f"{e['weight']:.1f}",
+                    str(e["in_window"]),
+                    _cell(e["quote"])[:200],
+                ]
+                for e in shown
+            ],
+        )
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def write_report(*, report: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"{report['dataset']}-report"
+    json_path = out_dir / f"{stem}.json"
+    md_path = out_dir / f"{stem}.md"
+    json_path.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
+    md_path.write_text(render_markdown(report), encoding="utf-8")
+    return md_path, json_path

@@ -1,0 +1,184 @@
+"""Run labelled claims through the claim pipeline, one after another, and keep what happened.
+
+Each claim is submitted like any other (not queued: run here, in the foreground) and the real
+pipeline decides it. Nothing of the dataset's label reaches the pipeline; the label is only
+compared with the verdict afterwards.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from claimcheck.config import get_config
+from claimcheck.models import Claim, ClaimStatus, Outcome
+from decisions.claims import ClaimError, claim_submit
+from decisions.decide import EvidenceHit, Final, SearchHistory, SearchTask, decide_from_history
+from decisions.evaluation.dataset import Dataset, LabelledClaim
+from decisions.pipeline import claim_pipeline_run
+from evidence.models import Evidence
+
+logger = logging.getLogger(__name__)
+
+QUOTE_CHARS = 300
+
+
+@dataclass
+class EvidenceSeen:
+    url: str
+    domain: str
+    tier: str
+    weight: float
+    stance: str
+    stance_score: float
+    in_window: bool | None
+    event_at: str | None
+    published_at: str | None
+    method: str
+    quote: str
+
+
+@dataclass
+class ClaimResult:
+    key: str
+    text: str
+    gold: str
+    gold_label: str
+    predicted: str
+    """An Outcome value; a claim the pipeline could not decide counts as Invalid."""
+    status: str
+    reason: str = ""
+    error: str = ""
+    support_total: float = 0.0
+    refute_total: float = 0.0
+    queries: int = 0
+    crawls: int = 0
+    evidence: int = 0
+    counted_sources: int = 0
+    seconds: float = 0.0
+    page_independent: str = ""
+    """What the same decision rule says when every page counts as its own source (a
+    diagnostic of stance apart from source independence; see report)."""
+    evidence_rows: list[EvidenceSeen] = field(default_factory=list)
+
+    @property
+    def correct(self) -> bool:
+        return self.predicted == self.gold
+
+    def as_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _seen(row: Evidence) -> EvidenceSeen:
+    return EvidenceSeen(
+        url=row.url,
+        domain=row.domain,
+        tier=row.tier,
+        weight=row.weight,
+        stance=row.stance,
+        stance_score=round(row.stance_score, 4),
+        in_window=row.in_window,
+        event_at=row.event_at.date().isoformat() if row.event_at else None,
+        published_at=row.published_at.date().isoformat() if row.published_at else None,
+        method=row.method,
+        quote=row.source_quote[:QUOTE_CHARS],
+    )
+
+
+def _page_independent(claim: Claim, rows: list[Evidence]) -> str:
+    """The decision rule over the same evidence with each page as its own source."""
+    budgets = get_config().budgets
+    hits = [
+        EvidenceHit(
+            url=row.url,
+            domain=row.url,
+            tier=row.tier,
+            weight=row.weight,
+            stance=row.stance,
+            stance_score=row.stance_score,
+            event_at=row.event_at,
+            in_window=row.in_window,
+        )
+        for row in rows
+    ]
+    decision = decide_from_history(
+        task=SearchTask(
+            text=claim.text,
+            timeframe_start=claim.timeframe_start,
+            timeframe_end=claim.timeframe_end,
+        ),
+        history=SearchHistory(evidence=hits),
+        attempts=budgets.max_queries,
+        max_attempts=budgets.max_queries,
+        threshold=budgets.agreement_score,
+    )
+    assert isinstance(decision, Final)  # no attempts left: always final
+    return decision.result.outcome
+
+
+def run_claim(*, item: LabelledClaim, dataset: str) -> ClaimResult:
+    started = time.monotonic()
+    result = ClaimResult(
+        key=item.key,
+        text=item.text,
+        gold=item.gold,
+        gold_label=item.gold_label,
+        predicted=Outcome.INVALID.value,
+        status="",
+    )
+    try:
+        claim, _ = claim_submit(
+            text=item.text,
+            timeframe_start=item.timeframe_start,
+            timeframe_end=item.timeframe_end,
+            # One channel per item: two dataset items with the same text are two checks.
+            source_channel=f"evaluation {dataset} #{item.key}",
+            enqueue=False,
+        )
+    except ClaimError as exc:
+        result.status = "rejected"
+        result.error = exc.message
+        result.seconds = round(time.monotonic() - started, 3)
+        return result
+    try:
+        verdict = claim_pipeline_run(claim_id=claim.pk)
+    except Exception:
+        # The pipeline has already failed the claim with the error; one broken claim is
+        # reported in the results (and its traceback logged) rather than ending the run.
+        logger.exception("evaluation: the pipeline raised", extra={"claim_id": claim.pk})
+        verdict = None
+    claim.refresh_from_db()
+    rows = list(Evidence.objects.filter(claim=claim).order_by("-weight", "-stance_score", "id"))
+    result.status = claim.status
+    result.error = claim.error
+    result.queries = claim.queries_used
+    result.crawls = claim.crawls_used
+    result.evidence = claim.evidence_count
+    result.evidence_rows = [_seen(row) for row in rows]
+    result.page_independent = _page_independent(claim, rows)
+    if verdict is not None and claim.status == ClaimStatus.DECIDED:
+        result.predicted = verdict.outcome
+        result.reason = verdict.reason
+        result.support_total = verdict.support_total
+        result.refute_total = verdict.refute_total
+        debug = verdict.debug if isinstance(verdict.debug, dict) else {}
+        result.counted_sources = len(debug.get("support_domains", [])) + len(
+            debug.get("refute_domains", [])
+        )
+    result.seconds = round(time.monotonic() - started, 3)
+    return result
+
+
+def run_dataset(
+    *, dataset: Dataset, progress: Callable[[int, int, ClaimResult], None] | None = None
+) -> list[ClaimResult]:
+    results: list[ClaimResult] = []
+    for number, item in enumerate(dataset.claims, start=1):
+        result = run_claim(item=item, dataset=dataset.name)
+        results.append(result)
+        if progress is not None:
+            progress(number, len(dataset.claims), result)
+    return results

@@ -1,0 +1,187 @@
+"""Measure verdict quality and cost on a labelled dataset, offline.
+
+    manage.py evaluate ../shared/eval/averitec-dev/dev.json --format averitec [--limit N]
+    manage.py evaluate ../shared/eval/climate-fever/climate-fever.jsonl --format climate-fever
+
+By default the run gets a scratch SQLite database of its own: the command runs itself again in
+a subprocess with DATABASE_URL pointing at a temporary file, migrated first, so thousands of
+evaluation claims never reach the real database. `--in-place` runs against the configured
+database instead (the tests use it, inside their own test database).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from decisions.evaluation.averitec import read_averitec
+from decisions.evaluation.climate_fever import read_climate_fever
+from decisions.evaluation.dataset import Dataset, DatasetError
+from decisions.evaluation.report import build_report, write_report
+from decisions.evaluation.runner import ClaimResult, run_dataset
+from decisions.evaluation.web import offline_web, web_load
+
+READERS: dict[str, Callable[[Path], Dataset]] = {
+    "averitec": read_averitec,
+    "climate-fever": read_climate_fever,
+}
+DEFAULT_OUT = "artifacts/eval"
+
+
+@contextmanager
+def _quiet_logs(verbosity: int) -> Iterator[None]:
+    """Per-claim INFO logs would drown the progress lines; -v 2 keeps them."""
+    loggers = [logging.getLogger(), logging.getLogger("bm25s")]
+    levels = [logger.level for logger in loggers]
+    if verbosity < 2:
+        for logger in loggers:
+            logger.setLevel(max(logger.level, logging.WARNING))
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
+class Command(BaseCommand):
+    help = "Run the claim pipeline on a labelled dataset over an offline web and write a report."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("path", help="the dataset file")
+        parser.add_argument("--format", required=True, choices=sorted(READERS))
+        parser.add_argument("--limit", type=int, default=None, help="only the first N claims")
+        parser.add_argument("--out", default=DEFAULT_OUT, help=f"report folder ({DEFAULT_OUT})")
+        parser.add_argument(
+            "--in-place",
+            action="store_true",
+            help="use the configured database instead of a scratch SQLite database",
+        )
+        parser.add_argument(
+            "--keep-db", action="store_true", help="keep the scratch database and print its path"
+        )
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        path = Path(options["path"])
+        if not path.is_file():
+            raise CommandError(f"{path} is not a file")
+        if options["limit"] is not None and options["limit"] < 1:
+            raise CommandError("--limit must be at least 1")
+        if options["in_place"]:
+            self._evaluate(path, options)
+        else:
+            self._in_scratch_database(path, options)
+
+    def _command_line(self, path: Path, options: dict[str, Any]) -> str:
+        parts = ["manage.py", "evaluate", str(path), "--format", options["format"]]
+        if options["limit"] is not None:
+            parts += ["--limit", str(options["limit"])]
+        return shlex.join(parts)
+
+    def _in_scratch_database(self, path: Path, options: dict[str, Any]) -> None:
+        directory = Path(tempfile.mkdtemp(prefix="claimcheck-eval-"))
+        database = directory / "evaluation.sqlite3"
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
+        if options["verbosity"] < 2:
+            env.setdefault("CLAIMCHECK_LOG_LEVEL", "WARNING")
+        manage = str(Path(settings.BASE_DIR) / "manage.py")
+        self.stdout.write(f"Scratch database: {database}")
+        try:
+            self._relay([sys.executable, manage, "migrate", "--noinput", "-v", "0"], env)
+            child = [sys.executable, manage, "evaluate", str(path.resolve()), "--in-place"]
+            child += ["--format", options["format"], "--out", str(Path(options["out"]).resolve())]
+            child += ["-v", str(options["verbosity"])]
+            if options["limit"] is not None:
+                child += ["--limit", str(options["limit"])]
+            self._relay(child, env)
+        finally:
+            if options["keep_db"]:
+                self.stdout.write(f"Kept the scratch database: {database}")
+            else:
+                for leftover in directory.iterdir():
+                    leftover.unlink()
+                directory.rmdir()
+
+    def _relay(self, command: list[str], env: dict[str, str]) -> None:
+        process = subprocess.Popen(  # noqa: S603  (our own interpreter and manage.py)
+            command,
+            env=env,
+            cwd=settings.BASE_DIR,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        assert process.stdout is not None
+        for line in process.stdout:
+            self.stdout.write(line.rstrip("\n"))
+            self.stdout.flush()
+        if process.wait() != 0:
+            raise CommandError(f"{shlex.join(command[1:3])} failed (exit {process.returncode})")
+
+    def _evaluate(self, path: Path, options: dict[str, Any]) -> None:
+        started_at = datetime.now(UTC)
+        started = time.monotonic()
+        try:
+            dataset = READERS[options["format"]](path)
+        except DatasetError as exc:
+            raise CommandError(str(exc)) from exc
+        if options["limit"] is not None:
+            dataset = dataset.restricted_to(dataset.claims[: options["limit"]])
+        self.stdout.write(
+            f"{dataset.name}: {len(dataset.claims)} claims, {len(dataset.pages)} pages"
+        )
+        with _quiet_logs(options["verbosity"]), offline_web():
+            web = web_load(dataset=dataset, progress=self._web_progress)
+            self.stdout.write(
+                f"Offline web: {web.pages_stored} pages stored, {web.pages_denied} on denied "
+                f"domains, {web.pages_unreadable} unreadable"
+            )
+            tally = {"correct": 0}
+
+            def progress(number: int, total: int, result: ClaimResult) -> None:
+                tally["correct"] += int(result.correct)
+                names = dataset.label_names
+                self.stdout.write(
+                    f"[{number}/{total}] #{result.key} gold {names[result.gold]:<8} "
+                    f"got {names[result.predicted]:<8} {'ok  ' if result.correct else 'miss'} "
+                    f"{result.queries}q {result.crawls}r {result.seconds:.1f}s "
+                    f"(accuracy so far {tally['correct'] / number:.3f})"
+                )
+                self.stdout.flush()
+
+            results = run_dataset(dataset=dataset, progress=progress)
+            report = build_report(
+                dataset=dataset,
+                results=results,
+                web=web,
+                command=self._command_line(path, options),
+                started=started_at,
+                seconds=time.monotonic() - started,
+            )
+        md_path, json_path = write_report(report=report, out_dir=Path(options["out"]))
+        scores = report["scores"]
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Accuracy {scores['accuracy']:.3f}, macro-F1 {scores['macro_f1']:.3f} on "
+                f"{report['claims']} claims; "
+                f"{report['cost']['queries_per_claim']['mean']} queries and "
+                f"{report['cost']['crawls_per_claim']['mean']} pages read per claim"
+            )
+        )
+        self.stdout.write(f"Report: {md_path}\n        {json_path}")
+
+    def _web_progress(self, done: int, total: int) -> None:
+        self.stdout.write(f"  pages {done}/{total}")
+        self.stdout.flush()

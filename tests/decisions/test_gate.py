@@ -1,0 +1,125 @@
+"""The snippet gate: scoring, what gets read, and when it decides or refines."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from decisions.decide import SearchTask
+from decisions.gate import score_leads, select_for_crawl, snippet_gate
+from evidence.collect import Lead
+from tests.factories import DomainFactory
+
+pytestmark = pytest.mark.django_db
+
+TASK = SearchTask(
+    text="The Council adopted the Battery Passport Regulation in March 2025",
+    timeframe_start=datetime(2025, 3, 1, tzinfo=UTC),
+    timeframe_end=datetime(2025, 3, 31, 23, 59, tzinfo=UTC),
+)
+
+
+@pytest.fixture(autouse=True)
+def registry() -> None:
+    DomainFactory(name="council.example", tier="official")
+    DomainFactory(name="ministry.example", tier="official")
+    DomainFactory(name="wire.example", tier="wire")
+    DomainFactory(name="trade.example", tier="trade")
+    DomainFactory(name="chirper.example", tier="social")
+    DomainFactory(name="rumours.example", tier="other", denied=True)
+
+
+def lead(
+    url: str,
+    title: str = "Council adopts Battery Passport Regulation",
+    snippet: str = "Adopted on 28 March 2025.",
+    published: datetime | None = None,
+) -> Lead:
+    return Lead(url=url, title=title, snippet=snippet, published=published)
+
+
+def test_authority_cues_and_dates_raise_a_score() -> None:
+    plain = score_leads(
+        leads=[lead("https://trade.example/a", title="Battery passports explained", snippet="n/a")],
+        task=TASK,
+    )[0]
+    cued = score_leads(
+        leads=[
+            lead("https://trade.example/press-release", published=datetime(2025, 3, 28, tzinfo=UTC))
+        ],
+        task=TASK,
+    )[0]
+    assert plain.score == pytest.approx(0.6)
+    assert cued.score == pytest.approx(0.6 + 0.3 + 0.2 + 0.2)
+    assert cued.in_window is True
+
+
+def test_it_picks_one_official_and_one_independent_source_never_two_of_one_domain() -> None:
+    scored = score_leads(
+        leads=[
+            lead("https://wire.example/1"),
+            lead("https://wire.example/2"),
+            lead("https://council.example/press"),
+            lead("https://ministry.example/news"),
+            lead("https://trade.example/story"),
+        ],
+        task=TASK,
+    )
+    picks = select_for_crawl(scored=scored, crawled=set(), limit=2, allow_other=False)
+    assert [p.lead.url for p in picks] == [
+        "https://council.example/press",
+        "https://wire.example/1",
+    ]
+
+
+def test_it_never_picks_social_or_denied_sources_or_pages_already_read() -> None:
+    scored = score_leads(
+        leads=[
+            lead("https://chirper.example/post"),
+            lead("https://rumours.example/scoop"),
+            lead("https://council.example/press"),
+        ],
+        task=TASK,
+    )
+    picks = select_for_crawl(
+        scored=scored, crawled={"https://council.example/press"}, limit=2, allow_other=True
+    )
+    assert picks == []
+
+
+def test_an_unrelated_official_page_is_not_worth_a_crawl() -> None:
+    scored = score_leads(
+        leads=[
+            lead("https://council.example/menu", title="Canteen menu for the week", snippet="Soup.")
+        ],
+        task=TASK,
+    )
+    gate = snippet_gate(
+        scored=scored,
+        snippets_sufficient=False,
+        crawled=set(),
+        crawls_left=4,
+        per_turn=2,
+        allow_other=True,
+    )
+    assert gate.status == "refine"
+
+
+def test_it_decides_only_when_snippets_suffice_and_refines_when_the_budget_is_spent() -> None:
+    scored = score_leads(leads=[lead("https://council.example/press")], task=TASK)
+
+    def gate(*, sufficient: bool, crawls_left: int) -> str:
+        decision = snippet_gate(
+            scored=scored,
+            snippets_sufficient=sufficient,
+            crawled=set(),
+            crawls_left=crawls_left,
+            per_turn=2,
+            allow_other=False,
+        )
+        return decision.status
+
+    assert gate(sufficient=True, crawls_left=4) == "decide"
+    assert gate(sufficient=False, crawls_left=4) == "crawl"
+    assert gate(sufficient=False, crawls_left=0) == "refine"
