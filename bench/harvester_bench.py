@@ -65,24 +65,6 @@ class Imitation(BaseHTTPRequestHandler):
         return  # quiet: the figures are the output
 
 
-def _reuse_tls_context() -> None:
-    """claimcheck.http builds each client's transport with httpx's default TLS context, which
-    loads the CA bundle (~15 ms of CPU) and is then discarded in favour of the shared one. This
-    hands the shared context to the transport instead, in this process only, to show what
-    that costs a run."""
-    import httpx
-
-    from claimcheck import http
-
-    original = httpx.AsyncHTTPTransport
-
-    def transport(*args: Any, **kwargs: Any) -> httpx.AsyncHTTPTransport:
-        kwargs.setdefault("verify", http._ssl_context())
-        return original(*args, **kwargs)
-
-    httpx.AsyncHTTPTransport = transport  # type: ignore[misc,assignment]
-
-
 def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(fraction * (len(ordered) - 1))))
@@ -92,11 +74,6 @@ def percentile(values: list[float], fraction: float) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20, help="requests per series")
-    parser.add_argument(
-        "--reuse-tls-context",
-        action="store_true",
-        help="measure as if claimcheck.http reused its TLS context for every client (see below)",
-    )
     parser.add_argument("--serve", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
@@ -110,7 +87,7 @@ def main() -> int:
     try:
         assert server.stdout is not None
         port = int(server.stdout.readline())
-        return bench(args.runs, f"http://127.0.0.1:{port}", reuse_tls=args.reuse_tls_context)
+        return bench(args.runs, f"http://127.0.0.1:{port}")
     finally:
         server.terminate()
         server.wait(timeout=10)
@@ -124,7 +101,7 @@ def serve() -> int:
     return 0
 
 
-def bench(runs: int, base: str, *, reuse_tls: bool) -> int:
+def bench(runs: int, base: str) -> int:
 
     workdir = Path(tempfile.mkdtemp(prefix="harvester-bench-"))
     config = workdir / "pipeline.yaml"
@@ -167,8 +144,6 @@ def bench(runs: int, base: str, *, reuse_tls: bool) -> int:
     from django.test import Client
 
     call_command("migrate", verbosity=0)
-    if reuse_tls:
-        _reuse_tls_context()
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
@@ -202,9 +177,7 @@ def bench(runs: int, base: str, *, reuse_tls: bool) -> int:
         for name in LATENCY_S
     }
 
-    mode = "shared TLS context (patched)" if reuse_tls else "claimcheck.http as is"
     print(f"harvester bench: {runs} requests per series, providers {LATENCY_S} (seconds)")
-    print(f"  http: {mode}")
     print(f"  run statuses: {sorted(statuses)}")
     print(f"  median provider call as measured by the harvester (ms): {per_provider}")
     for name, values in (("cold", cold), ("warm", warm)):
