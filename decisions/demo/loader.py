@@ -23,10 +23,9 @@ from typing import Any
 
 from django.db import transaction
 
-from claimcheck.config import get_config
 from evidence.domains import DomainCsvError, is_denied, parse_domains_csv
 from evidence.fetching import page_store
-from evidence.fetching.base import Fetcher, RawFetch
+from evidence.fetching.base import StoredFetcher
 from evidence.fetching.reading import fetch_outcome
 from evidence.services import domains_import
 from harvester.canonical import canonicalize_url
@@ -166,30 +165,6 @@ def demo_claims() -> list[DemoClaim]:
     return claims
 
 
-class _CorpusFetcher(Fetcher):
-    """Serves the corpus files as a web server would: status 200, the declared type, the bytes.
-    Not registered as a configurable fetcher: it exists only to feed the evidence app's reader."""
-
-    name = FETCHER_NAME
-
-    def __init__(self, entries: dict[str, DemoEntry]) -> None:
-        super().__init__(get_config().fetcher)
-        self._entries = entries
-
-    def fetch(self, url: str) -> RawFetch:
-        entry = self._entries.get(url)
-        if entry is None:
-            return RawFetch.failure(url, "not in the demo corpus")
-        return RawFetch(
-            url=url,
-            final_url=url,
-            status=200,
-            content_type=entry.content_type,
-            content=entry.path.read_bytes(),
-            encoding="utf-8" if entry.content_type.startswith("text/") else None,
-        )
-
-
 def demo_load() -> DemoSummary:
     """Upsert the demo domains, pages and index entries. Safe to run any number of times."""
     entries = demo_manifest()
@@ -201,7 +176,10 @@ def demo_load() -> DemoSummary:
         raise DemoCorpusError(f"{DOMAINS_CSV.name}: {exc}") from exc
     created, updated = domains_import(text=domains_text)
     live = {entry.url: entry for entry in entries if not entry.dead}
-    fetcher = _CorpusFetcher(live)
+    fetcher = StoredFetcher(
+        {url: (e.content_type, e.path.read_bytes()) for url, e in live.items()},
+        name=FETCHER_NAME,
+    )
     pages = pdfs = denied = dead = 0
     with transaction.atomic():
         for entry in entries:

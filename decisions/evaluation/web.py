@@ -27,7 +27,7 @@ from claimcheck.config import get_config, reload_config
 from decisions.evaluation.dataset import Dataset, WebPage
 from evidence.domains import CSV_HEADER, is_denied
 from evidence.fetching import page_store
-from evidence.fetching.base import Fetcher, RawFetch
+from evidence.fetching.base import StoredFetcher
 from evidence.fetching.reading import fetch_outcome
 from evidence.services import domains_import
 from harvester.local_index import index_document
@@ -54,30 +54,6 @@ def render_page(page: WebPage) -> bytes:
     return "\n".join(parts).encode("utf-8")
 
 
-class _OfflineFetcher(Fetcher):
-    """Serves the built pages as a web server would (200, text/html, the bytes). Not a
-    registered fetcher: it only feeds the evidence app's own reader."""
-
-    name = FETCHER_NAME
-
-    def __init__(self, pages: dict[str, bytes]) -> None:
-        super().__init__(get_config().fetcher)
-        self._pages = pages
-
-    def fetch(self, url: str) -> RawFetch:
-        content = self._pages.get(url)
-        if content is None:
-            return RawFetch.failure(url, "not in the offline web")
-        return RawFetch(
-            url=url,
-            final_url=url,
-            status=200,
-            content_type="text/html",
-            content=content,
-            encoding="utf-8",
-        )
-
-
 @dataclass(frozen=True)
 class WebSummary:
     pages_stored: int
@@ -100,7 +76,9 @@ def web_load(*, dataset: Dataset, progress: Any = None) -> WebSummary:
     if dataset.denied_domains:
         domains_import(text=_denied_csv(dataset.denied_domains))
     served = {page.url: render_page(page) for page in dataset.pages.values()}
-    fetcher = _OfflineFetcher(served)
+    fetcher = StoredFetcher(
+        {url: ("text/html", body) for url, body in served.items()}, name=FETCHER_NAME
+    )
     stored = denied = unreadable = 0
     items = list(dataset.pages.items())
     for start in range(0, len(items), _BATCH):

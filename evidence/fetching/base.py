@@ -4,13 +4,13 @@ network trouble. Fetchers register under the name `fetcher.kind` uses in the con
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 from django.core.exceptions import ImproperlyConfigured
 
-from claimcheck.config import FetcherConfig
+from claimcheck.config import FetcherConfig, get_config
 from claimcheck.http import ConnectFailed, HttpError
 
 
@@ -60,6 +60,30 @@ class Fetcher(ABC):
     @abstractmethod
     def fetch(self, url: str) -> RawFetch:
         """Fetch `url`. Transport failures come back as a RawFetch with `error` set."""
+
+
+class StoredFetcher(Fetcher):
+    """Serves bodies already in hand (a shipped corpus, an evaluation's offline web) as a web
+    server would: status 200, the given type, the bytes. They then go through the same reading
+    and storage as fetched pages. Not registered: it cannot be chosen in the config."""
+
+    def __init__(self, bodies: Mapping[str, tuple[str, bytes]], *, name: str) -> None:
+        super().__init__(get_config().fetcher)
+        self.name = name  # type: ignore[misc]  # each source of stored pages labels its own
+        self._bodies = bodies
+
+    def fetch(self, url: str) -> RawFetch:
+        if url not in self._bodies:
+            return RawFetch.failure(url, f"not among the {self.name} pages")
+        content_type, content = self._bodies[url]
+        return RawFetch(
+            url=url,
+            final_url=url,
+            status=200,
+            content_type=content_type,
+            content=content,
+            encoding="utf-8" if content_type.startswith("text/") else None,
+        )
 
 
 FETCHERS: dict[str, type[Fetcher]] = {}
