@@ -181,3 +181,69 @@ def test_when_every_provider_fails_the_claim_fails_with_their_reasons(
     assert claim.status == ClaimStatus.FAILED
     assert "searxng" in claim.error
     assert claim.events.filter(kind=EventKind.ERROR).exists()
+
+
+def test_a_fact_check_counts_as_evidence_only_from_a_publisher_in_the_registry(
+    settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from evidence import factcheck
+    from evidence.factcheck import API_URL
+    from evidence.models import Evidence, FactCheckMatch, Method
+    from tests.factories import DomainFactory
+
+    demo_load()
+    DomainFactory(name="factdesk.example", tier="trade")
+
+    def resolve(host: str, port: int) -> list[Any]:
+        if host == "factchecktools.googleapis.com":
+            return [ipaddress.ip_address("142.250.74.10")]
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(http, "resolve", resolve)
+    monkeypatch.setenv("FACTCHECK_TEST_KEY", "fc-key")
+    config = yaml.safe_load((Path(settings.BASE_DIR) / "claimcheck/default.yaml").read_text())
+    config["factcheck"] = {
+        "enabled": True,
+        "api_key_env": "FACTCHECK_TEST_KEY",
+        "min_claim_length": 5,
+    }
+    path = tmp_path / "pipeline.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    settings.CLAIMCHECK_CONFIG = str(path)
+    reload_config()
+    factcheck.reset_rate_limiter()
+    answer = {
+        "claims": [
+            {
+                "text": BATTERY.text,
+                "claimReview": [
+                    {
+                        "publisher": {"name": "Fact Desk", "site": "factdesk.example"},
+                        "url": "https://factdesk.example/checks/battery",
+                        "textualRating": "False",
+                    },
+                    {
+                        "publisher": {"name": "Unknown Checks", "site": "unknown-checks.example"},
+                        "url": "https://unknown-checks.example/battery",
+                        "textualRating": "False",
+                    },
+                ],
+            }
+        ]
+    }
+    with respx.mock(assert_all_called=True) as mock:
+        mock.get(url__startswith=API_URL).mock(return_value=httpx.Response(200, json=answer))
+        claim = _submit(BATTERY)
+        verdict = claim_pipeline_run(claim_id=claim.pk)
+
+    assert verdict is not None
+    assert set(FactCheckMatch.objects.filter(claim=claim).values_list("publisher", flat=True)) == {
+        "Fact Desk",
+        "Unknown Checks",
+    }
+    counted = Evidence.objects.filter(claim=claim, method=Method.FACTCHECK)
+    assert [(e.domain, e.stance, e.weight) for e in counted] == [
+        ("factdesk.example", "refute", 0.6)
+    ]
+    event = claim.events.get(kind=EventKind.FACTCHECK)
+    assert (event.payload["matches"], event.payload["counted"]) == (2, 1)
