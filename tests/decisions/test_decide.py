@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -287,3 +289,30 @@ def test_an_llm_proof_citing_unknown_sources_is_refused() -> None:
         check_citations("As [2] says.", sources=sources)
     with pytest.raises(LLMError):
         check_citations("See https://elsewhere.example/b", sources=sources)
+
+
+def test_with_an_llm_configured_the_proof_is_written_by_it_and_may_cite_only_its_sources(
+    settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from claimcheck.llm import LLMError, llm_mock
+    from tests.evidence.factories import use_config
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")
+    use_config(
+        settings, tmp_path, "llm:\n  model: openai/gpt-4o-mini\n  api_key_env: OPENAI_API_KEY\n"
+    )
+    hits = [hit("europa.eu", "official"), hit("reuters.com", "wire")]
+    history = SearchHistory(evidence=hits, queries=["q"], pages_visited=2)
+
+    def decide() -> Any:
+        return decide_from_history(
+            task=WINDOW, history=history, attempts=1, max_attempts=10, threshold=1.6
+        )
+
+    with llm_mock(["The Commission's notice [1] and Reuters [2] both date it to 1 August."]):
+        decision = decide()
+    assert isinstance(decision, Final)
+    assert decision.result.proof.startswith("The Commission's notice [1]")
+    with llm_mock(["As a blog [7] says."]), pytest.raises(LLMError) as caught:
+        decide()
+    assert caught.value.kind == "bad_output"
