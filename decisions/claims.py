@@ -279,7 +279,7 @@ def claim_mark_reviewed(*, claim: Claim, editor: Any) -> None:
 
 
 def also_reported_by(*, claim: Claim, days: int = 7, threshold: float = 0.8) -> list[Claim]:
-    """Claims from other channels that say the same thing (seed 003, phase 1): the same content
+    """Claims from other channels that say the same thing: the same content
     words, or nearly (Jaccard similarity of content words at or above `threshold`)."""
     window = (claim.created_at - timedelta(days=days), claim.created_at + timedelta(days=days))
     nearby = Claim.objects.exclude(pk=claim.pk).filter(created_at__range=window)

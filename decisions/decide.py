@@ -105,7 +105,7 @@ class Source:
 
 @dataclass(frozen=True)
 class AgentResult:
-    """The verdict contract shared with the API (seed 001)."""
+    """The verdict contract the API answers with."""
 
     outcome: str  # Outcome value: "true" | "false" | "invalid"
     reason: str  # VerdictReason value

@@ -1,4 +1,4 @@
-"""The snippet gate (seed 000): from one page of search results, decide / crawl / refine.
+"""The snippet gate: from one page of search results, decide / crawl / refine.
 
 Each result is scored: its domain's authority weight, +0.3 for cue words in the title or URL
 ("press release", "official results", "decision", ...), +0.2 when the snippet shows an explicit

@@ -1,4 +1,4 @@
-"""The claim loop (seed 000, DESIGN §2): search, gate, crawl, collect evidence, decide.
+"""The claim loop: search, gate, crawl, collect evidence, decide.
 
 Every step persists before the next, so a task killed at any point and run again continues from
 what the database holds: search runs are reused by (claim, attempt) and never sent twice, pages

@@ -1,4 +1,4 @@
-"""Query composition and refinement for the claim loop (seed 000): one deterministic tweak a turn.
+"""Query composition and refinement for the claim loop: one deterministic tweak a turn.
 
 The first query comes from the harvester's rewriter (the deterministic one, or the LLM when one is
 configured), narrowed to the claim's key terms and restricted to dates around its timeframe.

@@ -3,7 +3,7 @@
 Each lead's page is fetched (concurrently, through evidence.fetching), chunked, reranked
 against the claim and read for stance; each finding becomes an `Evidence` row carrying the
 source's tier and weight, its event date and whether that falls in the claim's timeframe, and
-seed 004's verification fields copied from the page. A page that could not be read falls back
+the verification fields copied from the page. A page that could not be read falls back
 to evidence from the lead's search snippet (content depth "snippet").
 
 Safe to run twice: rows already stored for the same claim and URL (page evidence and snippet

@@ -1,6 +1,6 @@
 """Published fact-checks for a claim, from Google Fact Check Tools (claims:search).
 
-Seed 003, phase 1: the claim is looked up once per normalized text and TTL, at no more than
+The claim is looked up once per normalized text and TTL, at no more than
 `factcheck.rate_per_minute` calls. Matches become `FactCheckMatch` rows (table
 `item_fact_checks`). The lookup is an extra, never a gate: when the API is off, has no key,
 errors, is rate limited or finds nothing, the claim is left as it was and the pipeline goes on.

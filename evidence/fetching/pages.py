@@ -1,4 +1,4 @@
-"""Fetch, verify and store pages (seed 004's "deep dive and verify").
+"""Fetch, verify and store pages (verify, then read in depth).
 
 Every URL ends as one `Page` row under its canonical URL, whatever happened: dead links, refusals,
 paywalls, timeouts and binaries are recorded with why, so the same URL is not tried again before

@@ -1,4 +1,4 @@
-"""Reading what a fetcher brought back: verification (seed 004's table), content depth, the
+"""Reading what a fetcher brought back: verification (status, title, type), content depth, the
 text of HTML, plain text and PDFs. No database here, so it runs in worker threads."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from evidence.models import ContentDepth, VerificationStatus
 
 logger = logging.getLogger(__name__)
 
-# Seed 004's thresholds: more than this many characters of text is a full read, ...
+# Depth thresholds: more than this many characters of text is a full read, ...
 FULL_CHARS = 500
 # ... more than this is a partial one; less falls back to the search snippet.
 PARTIAL_CHARS = 100
@@ -125,7 +125,7 @@ def _kind_of(raw: RawFetch) -> str:
 
 
 def read_raw(raw: RawFetch, *, snippet: str = "", title_hint: str = "") -> FetchOutcome:
-    """Turn a raw fetch into the page's verified record (seed 004's verification table)."""
+    """Turn a raw fetch into the page's verified record (status, title, type, depth)."""
     if raw.error or raw.status is None:
         return _snippet_only(
             raw,

@@ -1,4 +1,4 @@
-"""/api/search-runs: the seed's acceptance criteria, one by one."""
+"""/api/search-runs: the service's acceptance criteria, one by one."""
 
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ URL = "/api/search-runs"
 SERPER = "https://google.serper.dev/search"
 BRAVE = "https://api.search.brave.com/res/v1/web/search"
 LLM = {"model": "openai/gpt-4o-mini"}
-SEED_QUERY = "latest EU AI regulation updates in the last week"
-SEED_SCHEMA = (
+SAMPLE_QUERY = "latest EU AI regulation updates in the last week"
+SAMPLE_SCHEMA = (
     '{"keywords": ["AI regulation", "AI Act"], "boolean": "OR", '
     '"filters": {"sites": [".eu"], "date_after": "{LAST_WEEK_START}", '
     '"date_before": "{LAST_WEEK_END}"}}'
@@ -58,13 +58,13 @@ def providers(use_config: UseConfig, monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-def test_a_valid_query_returns_201_with_the_seed_shape_and_stores_one_run(
+def test_a_valid_query_returns_201_with_the_documented_shape_and_stores_one_run(
     api: Client, providers: None
 ) -> None:
-    with respx.mock() as mock, llm_mock([SEED_SCHEMA]):
+    with respx.mock() as mock, llm_mock([SAMPLE_SCHEMA]):
         mock.post(SERPER).respond(200, json=samples.SERPER)
         mock.get(url__startswith=BRAVE).respond(200, json=samples.BRAVE)
-        response = post(api, {"query": SEED_QUERY, "options": {"lang": "en", "maxResults": 10}})
+        response = post(api, {"query": SAMPLE_QUERY, "options": {"lang": "en", "maxResults": 10}})
     assert response.status_code == 201, response.content
     body = response.json()
     today = timezone.localdate()
@@ -109,11 +109,11 @@ def _canonical(url: str) -> str:
 
 
 def test_the_second_identical_query_reuses_the_cached_rewrite(api: Client, providers: None) -> None:
-    with respx.mock() as mock, llm_mock([SEED_SCHEMA]) as llm:
+    with respx.mock() as mock, llm_mock([SAMPLE_SCHEMA]) as llm:
         mock.post(SERPER).respond(200, json=samples.SERPER)
         mock.get(url__startswith=BRAVE).respond(200, json=samples.BRAVE)
-        assert post(api, {"query": SEED_QUERY}).status_code == 201
-        assert post(api, {"query": SEED_QUERY}).status_code == 201
+        assert post(api, {"query": SAMPLE_QUERY}).status_code == 201
+        assert post(api, {"query": SAMPLE_QUERY}).status_code == 201
     assert llm.purposes == ["rewrite"]
     assert [run.config["rewrite_cached"] for run in SearchRun.objects.order_by("id")] == [
         False,
@@ -128,7 +128,7 @@ def test_an_unsupported_placeholder_from_the_llm_is_400_and_no_provider_is_calle
     with respx.mock(assert_all_called=False) as mock, llm_mock([junk]):
         serper = mock.post(SERPER).respond(200, json=samples.SERPER)
         brave = mock.get(url__startswith=BRAVE).respond(200, json=samples.BRAVE)
-        response = post(api, {"query": SEED_QUERY})
+        response = post(api, {"query": SAMPLE_QUERY})
     assert response.status_code == 400
     assert response.json() == {
         "error": "invalid schema",
@@ -144,7 +144,7 @@ def test_a_failed_llm_call_is_502(api: Client, providers: None) -> None:
     error = litellm.RateLimitError(message="quota", model="gpt-4o-mini", llm_provider="openai")
     with respx.mock(assert_all_called=False) as mock, llm_mock([error]):
         serper = mock.post(SERPER).respond(200, json=samples.SERPER)
-        response = post(api, {"query": SEED_QUERY})
+        response = post(api, {"query": SAMPLE_QUERY})
     assert response.status_code == 502
     assert response.json()["error"] == "LLM call failed"
     assert response.json()["details"].startswith("rate_limit")
@@ -174,10 +174,10 @@ def test_all_providers_failing_is_502_with_each_providers_reason(
 
 
 def test_a_partial_failure_is_201_with_the_rest(api: Client, providers: None) -> None:
-    with respx.mock() as mock, llm_mock([SEED_SCHEMA]):
+    with respx.mock() as mock, llm_mock([SAMPLE_SCHEMA]):
         mock.post(SERPER).respond(429)
         mock.get(url__startswith=BRAVE).respond(200, json=samples.BRAVE)
-        response = post(api, {"query": SEED_QUERY})
+        response = post(api, {"query": SAMPLE_QUERY})
     assert response.status_code == 201
     body = response.json()
     assert body["providers_used"] == ["brave", "local"]
@@ -199,11 +199,11 @@ def test_a_malformed_body_is_422_in_the_error_shape(api: Client) -> None:
 
 
 def test_bad_options_are_400_naming_the_field(api: Client, providers: None) -> None:
-    with llm_mock([SEED_SCHEMA]):
-        response = post(api, {"query": SEED_QUERY, "options": {"maxResults": 5000}})
+    with llm_mock([SAMPLE_SCHEMA]):
+        response = post(api, {"query": SAMPLE_QUERY, "options": {"maxResults": 5000}})
     assert response.status_code == 400
     assert "filters.max_results" in response.json()["details"]
-    response = post(api, {"query": SEED_QUERY, "options": {"provider": "bing"}})
+    response = post(api, {"query": SAMPLE_QUERY, "options": {"provider": "bing"}})
     assert response.status_code == 400
     assert response.json()["details"] == "provider 'bing' is not configured"
 
