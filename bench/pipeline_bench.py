@@ -82,54 +82,24 @@ def serve() -> int:
 # --- the benchmark ----------------------------------------------------------------------------
 
 
+def _psql(sql: str, *, check: bool) -> None:
+    subprocess.run(
+        ["psql", "-h", "127.0.0.1", "-U", "postgres", "-qc", sql],
+        check=check,
+        capture_output=True,
+        timeout=30,
+    )
+
+
 def _database_url(workdir: Path) -> tuple[str, Any]:
     try:
-        subprocess.run(
-            [
-                "psql",
-                "-h",
-                "127.0.0.1",
-                "-U",
-                "postgres",
-                "-qc",
-                "DROP DATABASE IF EXISTS claimcheck_bench",
-            ],
-            check=True,
-            capture_output=True,
-            timeout=30,
-        )
-        subprocess.run(
-            [
-                "psql",
-                "-h",
-                "127.0.0.1",
-                "-U",
-                "postgres",
-                "-qc",
-                "CREATE DATABASE claimcheck_bench",
-            ],
-            check=True,
-            capture_output=True,
-            timeout=30,
-        )
+        _psql("DROP DATABASE IF EXISTS claimcheck_bench", check=True)
+        _psql("CREATE DATABASE claimcheck_bench", check=True)
     except (OSError, subprocess.SubprocessError):
         return f"sqlite:///{workdir / 'bench.sqlite3'}", None
 
     def drop() -> None:
-        subprocess.run(
-            [
-                "psql",
-                "-h",
-                "127.0.0.1",
-                "-U",
-                "postgres",
-                "-qc",
-                "DROP DATABASE IF EXISTS claimcheck_bench",
-            ],
-            check=False,
-            capture_output=True,
-            timeout=30,
-        )
+        _psql("DROP DATABASE IF EXISTS claimcheck_bench", check=False)
 
     return "postgres://postgres@127.0.0.1:5432/claimcheck_bench", drop
 

@@ -23,8 +23,8 @@ from typing import Any
 
 from django.db import transaction
 
-from evidence.domains import DomainCsvError, is_denied, parse_domains_csv
-from evidence.fetching import page_store
+from evidence.domains import DomainCsvError, parse_domains_csv
+from evidence.fetching import corpus_page_store
 from evidence.fetching.base import StoredFetcher
 from evidence.fetching.reading import fetch_outcome
 from evidence.services import domains_import
@@ -193,18 +193,9 @@ def demo_load() -> DemoSummary:
             outcome = fetch_outcome(fetcher, entry.url)
             if outcome.failed:
                 raise DemoCorpusError(f"{entry.url} cannot be read: {outcome.error}")
-            if is_denied(entry.url):
-                # Search finds it, as on the web; the fetcher would refuse it, so it is not stored.
-                index_document(
-                    url=entry.url,
-                    title=outcome.title,
-                    text=outcome.text,
-                    published=outcome.published_at,
-                    language=outcome.language,
-                )
+            if corpus_page_store(url=entry.url, canonical=canonical, outcome=outcome) is None:
                 denied += 1
                 continue
-            page_store(url=canonical, outcome=outcome)  # stores and indexes, as a real fetch does
             pages += 1
             pdfs += int(entry.content_type == "application/pdf")
     summary = DemoSummary(

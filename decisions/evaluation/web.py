@@ -25,12 +25,11 @@ from django.test.utils import override_settings
 from claimcheck import http
 from claimcheck.config import get_config, reload_config
 from decisions.evaluation.dataset import Dataset, WebPage
-from evidence.domains import CSV_HEADER, is_denied
-from evidence.fetching import page_store
+from evidence.domains import CSV_HEADER
+from evidence.fetching import corpus_page_store
 from evidence.fetching.base import StoredFetcher
 from evidence.fetching.reading import fetch_outcome
 from evidence.services import domains_import
-from harvester.local_index import index_document
 
 FETCHER_NAME = "offline-web"
 _BATCH = 200
@@ -88,17 +87,9 @@ def web_load(*, dataset: Dataset, progress: Any = None) -> WebSummary:
                 if outcome.failed:
                     unreadable += 1
                     continue
-                if is_denied(page.url):
-                    index_document(
-                        url=page.url,
-                        title=outcome.title,
-                        text=outcome.text,
-                        published=outcome.published_at,
-                        language=outcome.language,
-                    )
+                if corpus_page_store(url=page.url, canonical=canonical, outcome=outcome) is None:
                     denied += 1
                     continue
-                page_store(url=canonical, outcome=outcome)
                 stored += 1
         if progress is not None:
             progress(min(start + _BATCH, len(items)), len(items))

@@ -17,6 +17,7 @@ from evidence.fetching.base import (
 from evidence.fetching.pages import (
     DeniedDomain,
     cached_page,
+    corpus_page_store,
     page_fetch,
     page_store,
     pages_fetch,
@@ -31,6 +32,7 @@ __all__ = [
     "FetcherUnavailable",
     "RawFetch",
     "cached_page",
+    "corpus_page_store",
     "fetch_outcome",
     "fetcher_for",
     "page_fetch",

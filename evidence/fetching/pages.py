@@ -24,6 +24,7 @@ from evidence.fetching.base import fetcher_for
 from evidence.fetching.reading import FetchOutcome, fetch_outcome
 from evidence.models import ContentDepth, Page, VerificationStatus
 from harvester.canonical import canonicalize_url
+from harvester.local_index import index_document
 
 logger = logging.getLogger(__name__)
 
@@ -117,6 +118,22 @@ def page_store(*, url: str, outcome: FetchOutcome) -> Page:
     return page
 
 
+def corpus_page_store(*, url: str, canonical: str, outcome: FetchOutcome) -> Page | None:
+    """Store a page read from a corpus (bodies already in hand) as a real fetch would. A page
+    on a denied domain is only indexed: search finds it, as on the web, but the fetcher would
+    refuse it, so it is never stored or read. Returns the stored page, or None when denied."""
+    if is_denied(url):
+        index_document(
+            url=url,
+            title=outcome.title,
+            text=outcome.text,
+            published=outcome.published_at,
+            language=outcome.language,
+        )
+        return None
+    return page_store(url=canonical, outcome=outcome)
+
+
 def _keeps_old_copy(page: Page, outcome: FetchOutcome) -> bool:
     """True when `outcome` is a transient failure and `page` holds a copy worth keeping."""
     if page.verification_status == VerificationStatus.FAILED or not outcome.failed:
@@ -126,9 +143,6 @@ def _keeps_old_copy(page: Page, outcome: FetchOutcome) -> bool:
 
 
 def _index(page: Page) -> None:
-    # Imported here: the harvester's index is only needed once a page is stored.
-    from harvester.local_index import index_document
-
     index_document(
         url=page.url,
         title=page.title,
