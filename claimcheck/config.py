@@ -79,6 +79,10 @@ class BudgetConfig(_Strict):
     crawls_per_turn: Annotated[int, Field(ge=1, le=10)] = 2
     total_crawls: Annotated[int, Field(ge=1, le=50)] = 4
     agreement_score: Annotated[float, Field(gt=0, le=10)] = 1.6
+    # When search ends short of the agreement score: the least weight a side needs to lean
+    # (None: such a search is always Invalid), and by how many times the other side's.
+    lean_score: Annotated[float, Field(gt=0, le=10)] | None = 0.4
+    lean_ratio: Annotated[float, Field(ge=1, le=100)] = 2.0
     daily_usd: Annotated[float, Field(ge=0)] = 5.0
     monthly_usd: Annotated[float, Field(ge=0)] = 100.0
     dedupe_window_hours: Annotated[int, Field(ge=0)] = 24
@@ -87,6 +91,8 @@ class BudgetConfig(_Strict):
     def _per_turn_within_total(self) -> BudgetConfig:
         if self.crawls_per_turn > self.total_crawls:
             raise ValueError("crawls_per_turn cannot exceed total_crawls")
+        if self.lean_score is not None and self.lean_score > self.agreement_score:
+            raise ValueError("lean_score cannot exceed agreement_score")
         return self
 
 

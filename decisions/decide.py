@@ -18,7 +18,12 @@ The rule, in full:
   two independent registrable domains.
 - True when support is sufficient and refute is not; False when refute is sufficient and support is
   not; Invalid (conflicting) when both are. With neither sufficient, search again while attempts
-  remain, otherwise Invalid (insufficient, or no sources when nothing usable was found at all).
+  remain.
+- When the search is over with neither side sufficient, the evidence may still *lean*: a side
+  that holds at least the lean score (0.4 by default: one counted source) and at least twice the
+  other side's weight gives True or False with the reason "leaning", a verdict below the
+  agreement score that says so in its proof and waits for an editor like any other. Otherwise
+  Invalid (insufficient, or no sources when nothing usable was found at all).
 """
 
 from __future__ import annotations
@@ -89,6 +94,23 @@ class Totals:
     threshold: float
     outside_window: tuple[EvidenceHit, ...]
     """Supporting hits dated outside the claim's timeframe: reported, never counted."""
+
+
+@dataclass(frozen=True)
+class Lean:
+    """When search is over, how much weight a side needs, and by how many times the other
+    side's, for a leaning verdict."""
+
+    score: float
+    ratio: float = 2.0
+
+    def side(self, totals: Totals) -> str | None:
+        support, refute = totals.support.total, totals.refute.total
+        if support >= self.score - 1e-9 and support > refute and support >= self.ratio * refute:
+            return SUPPORT
+        if refute >= self.score - 1e-9 and refute > support and refute >= self.ratio * support:
+            return REFUTE
+        return None
 
 
 @dataclass(frozen=True)
@@ -194,8 +216,10 @@ def decide_from_history(
     attempts: int,
     max_attempts: int,
     threshold: float,
+    lean: Lean | None = None,
 ) -> Decision:
-    """The single decision boundary: a final AgentResult, or a request for another search."""
+    """The single decision boundary: a final AgentResult, or a request for another search.
+    Without `lean`, a search that ends short of the agreement score is always Invalid."""
     totals = compute_totals(task=task, history=history, threshold=threshold)
     support_ok = totals.support.sufficient(threshold)
     refute_ok = totals.refute.sufficient(threshold)
@@ -208,6 +232,10 @@ def decide_from_history(
         return _final(task, history, totals, Outcome.FALSE, VerdictReason.SUFFICIENT)
     if attempts < max_attempts:
         return NeedMoreSearch(totals=totals)
+    leaning = lean.side(totals) if lean is not None else None
+    if leaning is not None:
+        outcome = Outcome.TRUE if leaning == SUPPORT else Outcome.FALSE
+        return _final(task, history, totals, outcome, VerdictReason.LEANING)
     usable = [h for h in history.evidence if h.weight > 0 and h.stance in (SUPPORT, REFUTE)]
     reason = VerdictReason.INSUFFICIENT if usable else VerdictReason.NO_SOURCES
     return _final(task, history, totals, Outcome.INVALID, reason)

@@ -14,6 +14,7 @@ class VerdictReason(models.TextChoices):
     INSUFFICIENT = "insufficient", "Insufficient evidence"
     CONFLICTING = "conflicting", "Conflicting evidence"
     NO_SOURCES = "no_sources", "No sources found"
+    LEANING = "leaning", "Leaning: below the agreement score"
 
 
 class Verdict(models.Model):

@@ -18,13 +18,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from claimcheck import llm
-from claimcheck.config import PipelineConfig, get_config
+from claimcheck.config import BudgetConfig, PipelineConfig, get_config
 from claimcheck.events import event_record
 from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
 from decisions.decide import (
     AgentResult,
     EvidenceHit,
     Final,
+    Lean,
     SearchHistory,
     SearchTask,
     Totals,
@@ -476,6 +477,13 @@ def _loop(run: _Run) -> Verdict:
     return verdict_store(claim=run.claim, result=decision.result)
 
 
+def lean_rule(budgets: BudgetConfig) -> Lean | None:
+    """The configured leaning rule, or None when leaning is switched off."""
+    if budgets.lean_score is None:
+        return None
+    return Lean(score=budgets.lean_score, ratio=budgets.lean_ratio)
+
+
 def _decide(run: _Run, attempt: int, *, last: bool) -> Any:
     budgets = run.config.budgets
     history = _history(run)
@@ -485,6 +493,7 @@ def _decide(run: _Run, attempt: int, *, last: bool) -> Any:
         attempts=budgets.max_queries if last else attempt,
         max_attempts=budgets.max_queries,
         threshold=budgets.agreement_score,
+        lean=lean_rule(budgets),
     )
     _update_counters(run, history, decision.totals)
     event_record(

@@ -25,6 +25,10 @@ _REASON_TEXT = {
     VerdictReason.INSUFFICIENT: "the sources found do not reach the agreement threshold",
     VerdictReason.CONFLICTING: "strong sources contradict each other",
     VerdictReason.NO_SOURCES: "no usable source was found",
+    VerdictReason.LEANING: (
+        "the search is over and the sources found lean this way, though they do not reach the "
+        "agreement threshold: treat it as provisional until an editor has reviewed it"
+    ),
 }
 
 

@@ -38,17 +38,21 @@ def worst_misses(results: list[ClaimResult], limit: int = WORST) -> list[ClaimRe
     return sorted(misses, key=lambda r: (_severity(r), r.key), reverse=True)[:limit]
 
 
-def reachable(urls: tuple[str, ...], threshold: float) -> bool:
-    """Whether these pages, all read and all on one side, could make a side sufficient under
-    the decision rule: their registrable domains' best weights reach the agreement score, from
-    at least two domains. A claim that cannot is Invalid whatever the stance reader does."""
+def reachable(urls: tuple[str, ...], threshold: float, lean_score: float | None = None) -> bool:
+    """Whether these pages, all read and all on one side, could decide the claim under the
+    decision rule: their registrable domains' best weights reach the agreement score from at
+    least two domains or, with leaning on, the lean score once search is over. A claim that
+    cannot is Invalid whatever the stance reader does."""
     best: dict[str, float] = {}
     for url in urls:
         rule = lookup(url)
         if rule.denied or rule.weight <= 0:
             continue
         best[rule.registrable] = max(best.get(rule.registrable, 0.0), rule.weight)
-    return len(best) >= 2 and sum(best.values()) >= threshold - 1e-9
+    total = sum(best.values())
+    if lean_score is not None and best and total >= lean_score - 1e-9:
+        return True
+    return len(best) >= 2 and total >= threshold - 1e-9
 
 
 def weight_lean(result: ClaimResult) -> str:
@@ -90,18 +94,17 @@ def build_report(
         labels=labels,
     )
     config = get_config()
-    threshold = config.budgets.agreement_score
+    threshold, lean_score = config.budgets.agreement_score, config.budgets.lean_score
     pages_of = {claim.key: claim.page_urls for claim in dataset.claims}
+    decidable = {r.key: reachable(pages_of[r.key], threshold, lean_score) for r in results}
     ceiling = [
-        r.gold
-        if r.gold == Outcome.INVALID.value or reachable(pages_of[r.key], threshold)
-        else Outcome.INVALID.value
+        r.gold if r.gold == Outcome.INVALID.value or decidable[r.key] else Outcome.INVALID.value
         for r in results
     ]
     diagnostics = {
         "page_independent": page_independent.as_json(),
         "ceiling": score(gold=gold, predicted=[names[p] for p in ceiling], labels=labels).as_json(),
-        "decidable_claims": sum(reachable(pages_of[r.key], threshold) for r in results),
+        "decidable_claims": sum(decidable.values()),
         "weight_lean": score(
             gold=gold, predicted=[names[weight_lean(r)] for r in results], labels=labels
         ).as_json(),
@@ -199,7 +202,7 @@ def render_markdown(report: dict[str, Any]) -> str:
                 _pct(diagnostics["ceiling"]["macro_f1"]),
                 f"perfect retrieval and stance: only the {diagnostics['decidable_claims']} "
                 "claims whose own pages' domains can reach the agreement score from two "
-                "domains can get True / False",
+                "domains (or the lean score, when leaning is on) can get True / False",
             ],
             [
                 "every page its own source",

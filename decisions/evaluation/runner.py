@@ -18,7 +18,7 @@ from claimcheck.models import Claim, ClaimStatus, Outcome
 from decisions.claims import ClaimError, claim_submit
 from decisions.decide import EvidenceHit, Final, SearchHistory, SearchTask, decide_from_history
 from decisions.evaluation.dataset import Dataset, LabelledClaim
-from decisions.pipeline import claim_pipeline_run
+from decisions.pipeline import claim_pipeline_run, lean_rule
 from evidence.models import Evidence
 
 logger = logging.getLogger(__name__)
@@ -114,6 +114,7 @@ def _page_independent(claim: Claim, rows: list[Evidence]) -> str:
         attempts=budgets.max_queries,
         max_attempts=budgets.max_queries,
         threshold=budgets.agreement_score,
+        lean=lean_rule(budgets),
     )
     assert isinstance(decision, Final)  # no attempts left: always final
     return decision.result.outcome

@@ -16,7 +16,7 @@ from evidence.dates import find_text_dates
 from evidence.models import Confidence, Method, Stance
 from evidence.rerank import ScoredChunk, cosine_to_first
 from evidence.stance import reader
-from evidence.stance.scorer import ClaimSignals, Judgement, judge
+from evidence.stance.scorer import ClaimSignals, Judgement, answered, judge, judge_answer
 from evidence.stance.signals import sentence_spans
 
 logger = logging.getLogger(__name__)
@@ -101,6 +101,9 @@ def _score_page(
             )
             if best is None or _better(verdict, best[1]):
                 best = (span, verdict)
+            answer = _answered_question(page_text, span, signals, reference)
+            if answer is not None and (best is None or _better(answer[1], best[1])):
+                best = answer
         if best is None:
             continue
         (start, end), verdict = best
@@ -127,10 +130,43 @@ def _score_page(
     return findings
 
 
+_BARE_ANSWER = len("Yes, indeed.")
+
+
+def _answered_question(
+    page_text: str, span: tuple[int, int], signals: ClaimSignals, reference: date | None
+) -> tuple[tuple[int, int], Judgement] | None:
+    """A sentence that answers "Yes" or "No" to the question on the line just above it, judged
+    as the statement the two make together; the quote runs from the question to the answer."""
+    start, end = span
+    answer_start = page_text.rfind("\n", 0, start) + 1
+    if answer_start <= 1 or len(page_text[answer_start:start].strip()) > _BARE_ANSWER:
+        return None  # the sentence neither opens its line nor follows a bare "Yes." there
+    line_end = answer_start - 1
+    line_start = page_text.rfind("\n", 0, line_end) + 1
+    question = page_text[line_start:line_end].strip()
+    answer = answered(question, page_text[answer_start:end])
+    if answer is None:
+        return None
+    cosines = cosine_to_first([signals.text, answer.question])
+    verdict = judge_answer(
+        signals, answer, cosine=cosines[0] if cosines else None, reference=reference
+    )
+    offset = line_start + (
+        len(page_text[line_start:line_end]) - len(page_text[line_start:line_end].lstrip())
+    )
+    return (offset, end), verdict
+
+
 def _better(candidate: Judgement, current: Judgement) -> bool:
-    """A decided sentence beats a neutral one; among equals the higher score wins."""
-    rank = (_STANCE_ORDER[Stance(candidate.stance)], -candidate.score)
-    return rank < (_STANCE_ORDER[Stance(current.stance)], -current.score)
+    """A decided sentence beats a neutral one; among decided ones the sentence more about the
+    claim wins (a refutation scores below a support of the same relevance, so the score alone
+    would let a loosely related support hide a closely related refutation); then the score."""
+
+    def rank(judgement: Judgement) -> tuple[int, float, float]:
+        return (_STANCE_ORDER[Stance(judgement.stance)], -judgement.relevance, -judgement.score)
+
+    return rank(candidate) < rank(current)
 
 
 def _nearby_event(

@@ -10,7 +10,8 @@ confidence. The thresholds were set on half of CLIMATE-FEVER and checked on the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
 from evidence.dates import DatedMention, find_text_dates
@@ -114,7 +115,10 @@ def judge(
     *,
     cosine: float | None,
     reference: date | None = None,
+    asserted: bool = False,
 ) -> Judgement:
+    """How `passage` bears on the claim. A question asserts nothing and stays neutral, unless
+    `asserted` says its proposition was affirmed (a question answered "Yes")."""
     rel = relevance(claim, passage, cosine)
     mention = event_mention(passage, reference)
     when, source = (mention.when, mention.source) if mention else (None, "")
@@ -145,7 +149,7 @@ def judge(
     against = sum(_WEIGHTS.get(reason, 0.0) for reason in reasons)
     is_hedged = signals.hedged(passage)
 
-    if rel < RELEVANT or _is_question(passage):
+    if rel < RELEVANT or (_is_question(passage) and not asserted):
         # A question ("Did the council approve it?") repeats the claim's words while asserting
         # nothing, so however relevant it is, it neither supports nor refutes.
         return Judgement(
@@ -174,6 +178,53 @@ _AUXILIARIES = frozenset(
     "must isn't aren't wasn't weren't don't doesn't didn't hasn't haven't can't won't".split()
 )
 _WH_WORDS = frozenset("who whom whose what which when where why how".split())
+
+
+_ANSWER = re.compile(
+    r"^(?P<word>yes|no)\b(?!\s+(?:one|longer|doubt|matter|less|more)\b)", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Answered:
+    """A yes / no question and the sentence that answers it, as FAQ and Q&A pages set them out."""
+
+    question: str
+    affirmed: bool
+
+
+def answered(question: str, answer: str) -> Answered | None:
+    """The question a sentence answers when it opens with "Yes" or "No" (not "No one", "no
+    longer"...) right under a line that asks a yes / no question."""
+    match = _ANSWER.match(answer.strip())
+    if match is None or not _is_yes_no_question(question):
+        return None
+    return Answered(question=question.strip(), affirmed=match["word"].lower() == "yes")
+
+
+def judge_answer(
+    claim: ClaimSignals,
+    answer: Answered,
+    *,
+    cosine: float | None,
+    reference: date | None = None,
+) -> Judgement:
+    """An answered question read as the statement it makes: "Yes" asserts the question's
+    proposition, so the question is judged as if stated; "No" denies it, so a question that
+    would support the claim refutes it. A "No" to a question that already contradicts the
+    claim says nothing clear (a double negative) and stays neutral."""
+    stated = judge(claim, answer.question.rstrip(" ?"), cosine=cosine, reference=reference,
+                   asserted=True)  # fmt: skip
+    if answer.affirmed or stated.stance == Stance.NEUTRAL:
+        return stated
+    if stated.stance == Stance.REFUTE:
+        return replace(stated, stance=Stance.NEUTRAL, confidence=Confidence.LOW)
+    return replace(stated, stance=Stance.REFUTE, reasons=[*stated.reasons, "answered_no"])
+
+
+def _is_yes_no_question(text: str) -> bool:
+    words = [w.strip("\"'\u201c\u2018(").lower() for w in text.strip().split()[:1]]
+    return bool(words) and words[0] in _AUXILIARIES and _is_question(text)
 
 
 def _is_question(passage: str) -> bool:

@@ -35,12 +35,15 @@ def quantities(text: str) -> list[Quantity]:
             value = float(raw)
         except ValueError:
             continue
-        unit = (match["unit"] or "").lower()
+        unit = match["unit"] or ""
+        if unit[:1].isupper() and unit.lower() not in _SCALE:
+            unit = ""  # "2028 Continental Games": a name follows, not a unit
+        unit = unit.lower()
         if unit in _SCALE:
             value *= _SCALE[unit]
             rest = text[match.end() :].split(None, 1)
             unit = stem(rest[0].lower().strip(".,;:")) if rest else ""
-        elif unit in ("percent", "per"):
+        elif unit in ("percent", "per cent"):
             unit = "%"
         elif unit not in ("%", ""):
             unit = stem(unit)

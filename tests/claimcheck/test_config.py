@@ -22,6 +22,7 @@ def test_the_shipped_default_loads_with_the_documented_budgets() -> None:
     assert config.budgets.crawls_per_turn == 2
     assert config.budgets.total_crawls == 4
     assert config.budgets.agreement_score == 1.6
+    assert (config.budgets.lean_score, config.budgets.lean_ratio) == (0.4, 2.0)
     assert config.weights.for_tier("wire") == 0.8
     assert config.weights.for_tier("social") == 0.0
     assert config.llm.model is None
@@ -32,6 +33,11 @@ def test_a_partial_file_fills_in_defaults(tmp_path: Path) -> None:
     config = load_config(write(tmp_path, "budgets:\n  max_queries: 3\n"))
     assert config.budgets.max_queries == 3
     assert config.budgets.total_crawls == 4
+
+
+def test_leaning_can_be_switched_off(tmp_path: Path) -> None:
+    config = load_config(write(tmp_path, "budgets:\n  lean_score: null\n"))
+    assert config.budgets.lean_score is None
 
 
 @pytest.mark.parametrize(
@@ -49,6 +55,8 @@ def test_a_partial_file_fills_in_defaults(tmp_path: Path) -> None:
         ),
         ("fetcher:\n  kind: curl\n", "fetcher.kind"),
         ("budgets:\n  crawls_per_turn: 5\n  total_crawls: 4\n", "crawls_per_turn cannot exceed"),
+        ("budgets:\n  lean_score: 2.0\n", "lean_score cannot exceed agreement_score"),
+        ("budgets:\n  lean_ratio: 0.5\n", "budgets.lean_ratio"),
         (
             "llm:\n  model: openai/gpt-4o-mini\n  prompts: {rewrite: missing.txt}\n",
             "llm.prompts.rewrite",

@@ -12,6 +12,7 @@ import pytest
 from decisions.decide import (
     EvidenceHit,
     Final,
+    Lean,
     NeedMoreSearch,
     SearchHistory,
     SearchTask,
@@ -76,6 +77,10 @@ class Row:
     hits: list[EvidenceHit]
     attempts: int
     expected: str  # "need_more_search" or "<outcome>/<reason>"
+    lean: Lean | None = None
+
+
+LEAN = Lean(score=0.4, ratio=2.0)
 
 
 ROWS = [
@@ -215,6 +220,88 @@ ROWS = [
     ),
     Row("no evidence after max attempts", WINDOW, [], 10, "invalid/no_sources"),
     Row("no evidence with attempts left", WINDOW, [], 3, "need_more_search"),
+    # Leaning: only once the search is over, and only with a clear lead.
+    Row(
+        "leaning: one official only, attempts spent",
+        WINDOW,
+        [hit("europa.eu", "official")],
+        10,
+        "true/leaning",
+        LEAN,
+    ),
+    Row(
+        "leaning: one official only, attempts left",
+        WINDOW,
+        [hit("europa.eu", "official")],
+        1,
+        "need_more_search",
+        LEAN,
+    ),
+    Row(
+        "leaning: refutation twice the support",
+        OPEN,
+        [
+            hit("reuters.com", "wire", "refute", when=None),
+            hit("blog.example", "other", when=None),
+        ],
+        10,
+        "false/leaning",
+        LEAN,
+    ),
+    Row(
+        "leaning: a lead under twice the other side is no lean",
+        OPEN,
+        [
+            hit("politico.eu", "trade", when=None),
+            hit("blog.example", "other", "refute", when=None),
+        ],
+        10,
+        "invalid/insufficient",
+        LEAN,
+    ),
+    Row(
+        "leaning: equal sides are no lean",
+        OPEN,
+        [
+            hit("news.example", "other", when=None),
+            hit("blog.example", "other", "refute", when=None),
+        ],
+        10,
+        "invalid/insufficient",
+        LEAN,
+    ),
+    Row(
+        "leaning: support outside the window does not lean",
+        WINDOW,
+        [hit("europa.eu", "official", when=OUTSIDE)],
+        10,
+        "invalid/insufficient",
+        LEAN,
+    ),
+    Row(
+        "leaning: below the lean score",
+        OPEN,
+        [hit("reuters.com", "wire", when=None)],
+        10,
+        "invalid/insufficient",
+        Lean(score=1.0),
+    ),
+    Row(
+        "leaning never overrides sufficiency",
+        WINDOW,
+        [hit("europa.eu", "official"), hit("reuters.com", "wire")],
+        10,
+        "true/sufficient",
+        LEAN,
+    ),
+    Row(
+        "leaning: a social post alone weighs nothing",
+        OPEN,
+        [hit("chirper.example", "social", when=None)],
+        10,
+        "invalid/no_sources",
+        LEAN,
+    ),
 ]
 
 
@@ -222,7 +309,12 @@ ROWS = [
 def test_the_decision_table(row: Row) -> None:
     history = SearchHistory(evidence=row.hits, queries=["q"] * row.attempts, pages_visited=2)
     decision = decide_from_history(
-        task=row.task, history=history, attempts=row.attempts, max_attempts=10, threshold=1.6
+        task=row.task,
+        history=history,
+        attempts=row.attempts,
+        max_attempts=10,
+        threshold=1.6,
+        lean=row.lean,
     )
     if row.expected == "need_more_search":
         assert isinstance(decision, NeedMoreSearch)
@@ -270,6 +362,17 @@ def test_the_threshold_comes_from_the_caller() -> None:
         task=WINDOW, history=history, attempts=1, max_attempts=10, threshold=1.4
     )
     assert isinstance(lenient, Final) and lenient.result.outcome == "true"
+
+
+def test_a_leaning_proof_says_the_verdict_is_provisional() -> None:
+    history = SearchHistory(evidence=[hit("europa.eu", "official")], queries=["q"] * 10)
+    decision = decide_from_history(
+        task=WINDOW, history=history, attempts=10, max_attempts=10, threshold=1.6, lean=LEAN
+    )
+    assert isinstance(decision, Final)
+    assert decision.result.reason == "leaning"
+    assert "**Verdict: True**" in decision.result.proof
+    assert "provisional until an editor has reviewed it" in decision.result.proof
 
 
 def test_the_rendered_proof_shows_script_tags_as_text() -> None:

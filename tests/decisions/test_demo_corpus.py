@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import io
 from datetime import date
+from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pypdf
 import pytest
+import yaml
 from django.core.management import call_command
 
 from claimcheck.models import Claim
@@ -32,6 +35,7 @@ from harvester.canonical import canonicalize_url
 from harvester.local_index import search_documents
 from harvester.models import LocalDocument
 from harvester.rewriter import deterministic_rewrite
+from tests.evidence.factories import use_config
 
 LIVE = [entry for entry in demo_manifest() if not entry.dead]
 DEAD = [entry for entry in demo_manifest() if entry.dead]
@@ -246,3 +250,28 @@ def test_each_demo_claim_reaches_its_expected_outcome_offline(claim: DemoClaim) 
     assert verdict is not None
     assert verdict.outcome == claim.expected, verdict.proof_markdown
     assert Claim.objects.get(pk=created.pk).outcome == claim.expected
+
+
+LONE_OFFICIAL = next(c for c in CLAIMS if c.text.startswith("The Union Medicines Agency"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lean_score", "expected"), [(0.4, ("true", "leaning")), (None, ("invalid", "insufficient"))]
+)
+def test_a_claim_short_of_the_agreement_score_leans_only_while_leaning_is_on(
+    settings: Any, tmp_path: Path, lean_score: float | None, expected: tuple[str, str]
+) -> None:
+    config = yaml.safe_load(Path(settings.CLAIMCHECK_CONFIG).read_text(encoding="utf-8"))
+    config.setdefault("budgets", {})["lean_score"] = lean_score
+    use_config(settings, tmp_path, yaml.safe_dump(config))
+    demo_load()
+    created, _ = claim_submit(text=LONE_OFFICIAL.text, enqueue=False)
+
+    verdict = claim_pipeline_run(claim_id=created.pk)
+
+    assert verdict is not None
+    assert (verdict.outcome, verdict.reason) == expected
+    assert 0 < verdict.support_total < 1.6 and verdict.refute_total == 0
+    provisional = "provisional until an editor has reviewed it" in verdict.proof_markdown
+    assert provisional == (lean_score is not None)

@@ -69,6 +69,77 @@ def test_a_question_that_repeats_the_claim_is_neutral(question: str) -> None:
     assert _one(question).stance == Stance.NEUTRAL
 
 
+def _faq(question: str, answer: str, claim: ClaimContext = CLAIM) -> Any:
+    """A page set out as questions with their answers below them, one per line."""
+    page = f"Questions and answers\n{question}\n{answer}\nMore questions follow below."
+    chunks = rerank(claim_text=claim.text, chunks=chunk_text(text=page), top_k=1)
+    [finding] = assess_page(
+        claim=claim, page_text=page, title="FAQ", chunks=chunks, published_at=PUBLISHED
+    )
+    assert finding.quote in page
+    return finding
+
+
+QUESTION = "Did the Senate approve the budget bill by 60 votes in March 2024?"
+
+
+def test_a_question_answered_yes_supports_what_it_asks() -> None:
+    finding = _faq(QUESTION, "Yes. The vote was held on the fifth.")
+
+    assert finding.stance == Stance.SUPPORT
+    assert finding.quote == f"{QUESTION}\nYes. The vote was held on the fifth."
+
+
+def test_a_question_answered_no_refutes_what_it_asks() -> None:
+    finding = _faq(QUESTION, "No: the vote was postponed until the autumn session.")
+
+    assert finding.stance == Stance.REFUTE
+    assert finding.quote.startswith(QUESTION)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "No one in the chamber expected a vote that week.",
+        "No longer a priority, said the leader of the house.",
+    ],
+)
+def test_a_sentence_that_merely_opens_with_no_is_not_an_answer(answer: str) -> None:
+    assert _faq(QUESTION, answer).stance == Stance.NEUTRAL
+
+
+def test_no_to_a_question_that_already_contradicts_the_claim_says_nothing_clear() -> None:
+    question = "Did the Senate reject the budget bill by 60 votes in March 2024?"
+
+    assert _faq(question, "No. It was a different bill.").stance == Stance.NEUTRAL
+
+
+def test_a_yes_under_a_statement_is_read_as_its_own_sentence() -> None:
+    finding = _faq("The Senate met on Tuesday.", "Yes, it was a long day for the clerks.")
+
+    assert finding.stance == Stance.NEUTRAL
+
+
+def test_a_closely_related_refutation_beats_a_loosely_related_support_in_one_chunk() -> None:
+    claim = ClaimContext(
+        text="Mayor Ilse Brandt announced that Riverton will host the 2028 Continental Games."
+    )
+    page = (
+        "Mayor Ilse Brandt used her new year reception on 3 January 2025 to say that Riverton "
+        "should bid for a major sporting event before the end of the decade. A spokesperson for "
+        "the mayor said on Sunday that Riverton has not been chosen to host the 2028 Continental "
+        "Games and that any bid would first need a vote of the city council."
+    )
+    chunks = rerank(claim_text=claim.text, chunks=chunk_text(text=page), top_k=1)
+
+    [finding] = assess_page(
+        claim=claim, page_text=page, title="News", chunks=chunks, published_at=PUBLISHED
+    )
+
+    assert finding.stance == Stance.REFUTE
+    assert finding.quote.startswith("A spokesperson for the mayor said")
+
+
 def test_a_report_that_the_claim_was_wrongly_made_refutes() -> None:
     finding = _one("Officials wrongly claimed the Senate approved the budget bill by 60 votes.")
 
@@ -226,3 +297,20 @@ def test_a_month_that_overlaps_a_one_day_timeframe_is_not_a_date_mismatch() -> N
     assert finding.stance == Stance.SUPPORT
     assert finding.event_at == date(2024, 3, 1)
     assert finding.event_precision == "month"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Riverton will host the 2028 Continental Games.", [(2028.0, "year")]),
+        ("It employs 26 per cent of the workforce.", [(26.0, "%")]),
+        ("The plant has 1,200 workers.", [(1200.0, "worker")]),
+        ("Sales rose to 3 billion euros.", [(3e9, "euro")]),
+    ],
+)
+def test_a_number_followed_by_a_name_is_not_a_quantity_of_it(
+    text: str, expected: list[tuple[float, str]]
+) -> None:
+    from evidence.stance.signals import quantities
+
+    assert [(q.value, q.unit) for q in quantities(text)] == expected
