@@ -51,6 +51,9 @@ AUTHORITATIVE = ("official", "wire", "trade")
 # crawl. Authority says how much a page would count, not whether it is about the claim: an
 # official page that shares one word with the claim spends a crawl (of four) and reads nothing.
 MIN_CRAWL_RELEVANCE = 0.25
+# And a share of the best relevance among the results that could be read: a page far less about
+# the claim than another result is not worth a crawl for its authority alone.
+RELATIVE_CRAWL_RELEVANCE = 0.6
 
 
 @dataclass(frozen=True)
@@ -117,16 +120,13 @@ def select_for_crawl(
     *, scored: list[ScoredLead], crawled: set[str], limit: int, allow_other: bool
 ) -> list[ScoredLead]:
     """One official source if there is one, then independent ones (wire or trade, or, when
-    allowed, other), never two of one registrable domain, never denied or social ones."""
+    allowed, other), never two of one registrable domain, never denied or social ones, and
+    only results nearly as much about the claim as the best of them."""
     tiers = (*AUTHORITATIVE, "other") if allow_other else AUTHORITATIVE
-    candidates = [
-        s
-        for s in scored
-        if s.usable
-        and s.tier in tiers
-        and s.lead.url not in crawled
-        and s.relevance >= MIN_CRAWL_RELEVANCE
-    ]
+    readable = [s for s in scored if s.usable and s.tier in tiers and s.lead.url not in crawled]
+    best = max((s.relevance for s in readable), default=0.0)
+    floor = max(MIN_CRAWL_RELEVANCE, RELATIVE_CRAWL_RELEVANCE * best)
+    candidates = [s for s in readable if s.relevance >= floor]
     picks: list[ScoredLead] = []
     domains: set[str] = set()
 

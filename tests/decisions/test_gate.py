@@ -106,6 +106,30 @@ def test_an_unrelated_official_page_is_not_worth_a_crawl() -> None:
     assert gate.status == "refine"
 
 
+def test_an_official_page_far_less_about_the_claim_than_another_result_is_passed_over() -> None:
+    scored = score_leads(
+        leads=[
+            lead(
+                "https://ministry.example/news",
+                title="Council news",
+                snippet="Updates from March 2025.",
+            ),
+            lead("https://trade.example/story"),
+            lead("https://blog.example/passport"),
+        ],
+        task=TASK,
+    )
+    assert scored[0].lead.url == "https://ministry.example/news"  # the highest authority
+    assert 0.25 < scored[0].relevance < 0.6  # about the claim, but far less than the others
+
+    picks = select_for_crawl(scored=scored, crawled=set(), limit=2, allow_other=True)
+
+    assert [p.lead.url for p in picks] == [
+        "https://trade.example/story",
+        "https://blog.example/passport",
+    ]
+
+
 def test_it_decides_only_when_snippets_suffice_and_refines_when_the_budget_is_spent() -> None:
     scored = score_leads(leads=[lead("https://council.example/press")], task=TASK)
 
