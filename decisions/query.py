@@ -16,8 +16,8 @@ from datetime import timedelta
 
 from decisions.decide import SearchTask
 from evidence.models import Domain, Tier
-from harvester.rewriter import rewrite_query
-from harvester.schema import QuerySchema, validate_schema
+from harvester.rewriter import RewriteInvalid, deterministic_rewrite, rewrite_query
+from harvester.schema import MAX_KEYWORDS, QuerySchema, validate_schema
 
 # Reports of an event appear after it; announcements of it may come a little before.
 DATES_BEFORE = timedelta(days=30)
@@ -111,12 +111,30 @@ def _timeframe_terms(task: SearchTask) -> list[str]:
     return [str(when.year)] if when else []
 
 
+def _all_terms(base: QuerySchema, task: SearchTask) -> list[str]:
+    """The first query's terms and then every other term of the claim: with OR, a search engine
+    ranks pages by how many of them (and how rare ones) they share, so more terms find pages
+    that word the story differently."""
+    terms = list(base.keywords)
+    try:
+        extra = deterministic_rewrite(task.text).keywords
+    except RewriteInvalid:
+        extra = []
+    for term in extra:
+        if term.lower() not in {t.lower() for t in terms}:
+            terms.append(term)
+    return terms[:MAX_KEYWORDS]
+
+
 def _tweaks(
     base: QuerySchema, task: SearchTask, snippets: list[str]
 ) -> list[tuple[str, Callable[[], QuerySchema | None]]]:
     entities = snippet_entities(snippets, exclude=base.keywords)
     return [
-        ("broaden to any term", lambda: _with(base, boolean="OR")),
+        (
+            "broaden to any of the claim's terms",
+            lambda: _with(base, boolean="OR", keywords=_all_terms(base, task)),
+        ),
         (
             "add the timeframe",
             lambda: (
