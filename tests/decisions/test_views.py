@@ -374,6 +374,25 @@ def test_a_decided_claim_shows_its_verdict_sources_fact_checks_and_other_reports
     assert "hx-trigger" not in page.split('id="claim-live"', 1)[1].split(">", 1)[0]
 
 
+@pytest.mark.parametrize(
+    ("reason", "overridden", "flagged"),
+    [("leaning", False, True), ("sufficient", False, False), ("leaning", True, False)],
+)
+def test_a_leaning_verdict_is_marked_provisional_until_an_editor_overrides_it(
+    editor_client: Client, reason: str, overridden: bool, flagged: bool
+) -> None:
+    claim: Any = DecidedClaimFactory(text="The ferry to Examplia runs on Sundays")
+    VerdictFactory(claim=claim, outcome=Outcome.TRUE, reason=reason)
+    if overridden:
+        Claim.objects.filter(pk=claim.pk).update(overridden=True, outcome=Outcome.FALSE)
+
+    page = editor_client.get(reverse("claim_detail", args=[claim.pk])).content.decode()
+
+    assert ('id="verdict-provisional"' in page) == flagged
+    if reason == "leaning":
+        assert "Leaning: below the agreement score" in page
+
+
 def test_a_failed_claim_says_why_and_offers_a_re_run(editor_client: Client) -> None:
     claim: Any = ClaimFactory(
         status=ClaimStatus.FAILED, error="HarvestError: every provider failed"
