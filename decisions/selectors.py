@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, F, Max, QuerySet
+from django.db.models import Count, Exists, F, Max, OuterRef, QuerySet
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -18,7 +18,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from claimcheck.config import get_config
 from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome, PipelineEvent
-from decisions.models import Override, Verdict
+from decisions.models import Override, Verdict, VerdictReason
 from decisions.proof import render_proof
 from evidence.models import Evidence, FactCheckMatch, Stance
 from harvester.models import ProcessedResult, SearchRun
@@ -42,9 +42,13 @@ def claim_queue(
     needs_review: bool = False,
     channel: str = "",
 ) -> QuerySet[Claim]:
-    """Claims newest first. `overridden` is "yes", "no" or "" (either); `needs_review` keeps
-    decided claims no editor has reviewed yet."""
-    claims = Claim.objects.all()
+    """Claims newest first, each with `leaning` (its current verdict leans, below the agreement
+    score). `overridden` is "yes", "no" or "" (either); `needs_review` keeps decided claims no
+    editor has reviewed yet."""
+    leaning = Verdict.objects.filter(
+        claim=OuterRef("pk"), run_number=OuterRef("run_number"), reason=VerdictReason.LEANING
+    )
+    claims = Claim.objects.annotate(leaning=Exists(leaning))
     if status in ClaimStatus.values:
         claims = claims.filter(status=status)
     if outcome in Outcome.values:

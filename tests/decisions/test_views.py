@@ -61,6 +61,24 @@ def test_the_queue_lists_claims_newest_first_with_outcome_totals_sources_and_age
     assert "3\xa0days ago" in row
 
 
+def test_the_queue_marks_claims_whose_current_verdict_only_leans(editor_client: Client) -> None:
+    leaning: Any = DecidedClaimFactory(text="A claim the sources only lean on")
+    VerdictFactory(claim=leaning, outcome=Outcome.TRUE, reason="leaning")
+    settled: Any = DecidedClaimFactory(text="A claim settled on a re-run")
+    VerdictFactory(claim=settled, outcome=Outcome.TRUE, reason="leaning", run_number=1)
+    VerdictFactory(claim=settled, outcome=Outcome.TRUE, reason="sufficient", run_number=2)
+    Claim.objects.filter(pk=settled.pk).update(run_number=2)
+
+    page = text(editor_client.get(reverse("home")))
+
+    def row(claim_text: str) -> str:
+        rest = page[page.index(claim_text) :]
+        return rest[: rest.index("</tr>")]
+
+    assert "provisional" in row("A claim the sources only lean on")
+    assert "provisional" not in row("A claim settled on a re-run")
+
+
 @pytest.mark.parametrize(
     ("query", "shown", "hidden"),
     [
