@@ -108,7 +108,8 @@ class _Run:
         return {str(e.payload.get("url")) for e in events}
 
 
-def _hit(row: Evidence) -> EvidenceHit:
+def evidence_hit(row: Evidence) -> EvidenceHit:
+    """A stored Evidence row as the decision module sees it."""
     return EvidenceHit(
         url=row.url,
         domain=row.domain,
@@ -130,7 +131,7 @@ def _hit(row: Evidence) -> EvidenceHit:
 def _history(run: _Run) -> SearchHistory:
     runs = run.runs()
     return SearchHistory(
-        evidence=[_hit(e) for e in run.evidence()],
+        evidence=[evidence_hit(e) for e in run.evidence()],
         queries=[r.rewritten_template for r in runs],
         pages_visited=len(run.crawled()),
     )

@@ -10,15 +10,15 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from claimcheck.config import get_config
 from claimcheck.models import Claim, ClaimStatus, Outcome
 from decisions.claims import ClaimError, claim_submit
-from decisions.decide import EvidenceHit, Final, SearchHistory, SearchTask, decide_from_history
+from decisions.decide import Final, SearchHistory, SearchTask, decide_from_history
 from decisions.evaluation.dataset import Dataset, LabelledClaim
-from decisions.pipeline import claim_pipeline_run, lean_rule
+from decisions.pipeline import claim_pipeline_run, evidence_hit, lean_rule
 from evidence.models import Evidence
 
 logger = logging.getLogger(__name__)
@@ -91,19 +91,7 @@ def _seen(row: Evidence) -> EvidenceSeen:
 def _page_independent(claim: Claim, rows: list[Evidence]) -> str:
     """The decision rule over the same evidence with each page as its own source."""
     budgets = get_config().budgets
-    hits = [
-        EvidenceHit(
-            url=row.url,
-            domain=row.url,
-            tier=row.tier,
-            weight=row.weight,
-            stance=row.stance,
-            stance_score=row.stance_score,
-            event_at=row.event_at,
-            in_window=row.in_window,
-        )
-        for row in rows
-    ]
+    hits = [replace(evidence_hit(row), domain=row.url) for row in rows]
     decision = decide_from_history(
         task=SearchTask(
             text=claim.text,
@@ -152,7 +140,11 @@ def run_claim(*, item: LabelledClaim, dataset: str) -> ClaimResult:
         logger.exception("evaluation: the pipeline raised", extra={"claim_id": claim.pk})
         verdict = None
     claim.refresh_from_db()
-    rows = list(Evidence.objects.filter(claim=claim).order_by("-weight", "-stance_score", "id"))
+    rows = list(
+        Evidence.objects.filter(claim=claim)
+        .select_related("page")
+        .order_by("-weight", "-stance_score", "id")
+    )
     result.status = claim.status
     result.error = claim.error
     result.queries = claim.queries_used

@@ -152,10 +152,8 @@ def _answered_question(
     verdict = judge_answer(
         signals, answer, cosine=cosines[0] if cosines else None, reference=reference
     )
-    offset = line_start + (
-        len(page_text[line_start:line_end]) - len(page_text[line_start:line_end].lstrip())
-    )
-    return (offset, end), verdict
+    line = page_text[line_start:line_end]
+    return (line_start + len(line) - len(line.lstrip()), end), verdict
 
 
 def _better(candidate: Judgement, current: Judgement) -> bool:

@@ -213,8 +213,8 @@ def judge_answer(
     proposition, so the question is judged as if stated; "No" denies it, so a question that
     would support the claim refutes it. A "No" to a question that already contradicts the
     claim says nothing clear (a double negative) and stays neutral."""
-    stated = judge(claim, answer.question.rstrip(" ?"), cosine=cosine, reference=reference,
-                   asserted=True)  # fmt: skip
+    question = answer.question.rstrip(" ?")
+    stated = judge(claim, question, cosine=cosine, reference=reference, asserted=True)
     if answer.affirmed or stated.stance == Stance.NEUTRAL:
         return stated
     if stated.stance == Stance.REFUTE:
@@ -223,8 +223,13 @@ def judge_answer(
 
 
 def _is_yes_no_question(text: str) -> bool:
-    words = [w.strip("\"'\u201c\u2018(").lower() for w in text.strip().split()[:1]]
-    return bool(words) and words[0] in _AUXILIARIES and _is_question(text)
+    """A question that opens with its auxiliary ("Did ...", "Is ..."): one "Yes" or "No" answers."""
+    words = text.split(None, 1)
+    return (
+        bool(words)
+        and words[0].strip("\"'\u201c\u2018(").lower() in _AUXILIARIES
+        and _is_question(text)
+    )
 
 
 def _is_question(passage: str) -> bool:
