@@ -79,10 +79,15 @@ class BudgetConfig(_Strict):
     crawls_per_turn: Annotated[int, Field(ge=1, le=10)] = 2
     total_crawls: Annotated[int, Field(ge=1, le=50)] = 4
     agreement_score: Annotated[float, Field(gt=0, le=10)] = 1.6
-    # When search ends short of the agreement score: the least weight a side needs to lean
-    # (None: such a search is always Invalid), and by how many times the other side's.
+    # An Invalid verdict's lean hint: the least weight a side needs (None: no hints), and by
+    # how many times the other side's. A hint for the editor, never the outcome.
     lean_score: Annotated[float, Field(gt=0, le=10)] | None = 0.4
     lean_ratio: Annotated[float, Field(ge=1, le=100)] = 2.0
+    # A sufficient side with more than this share of its weight counted against it is a
+    # conflict (Invalid), not a verdict (None: any opposition short of sufficiency is allowed).
+    max_opposition: Annotated[float, Field(ge=0, le=1)] | None = 0.5
+    # Stop searching after this many attempts in a row find nothing new worth reading.
+    dry_attempts: Annotated[int, Field(ge=1, le=50)] = 2
     daily_usd: Annotated[float, Field(ge=0)] = 5.0
     monthly_usd: Annotated[float, Field(ge=0)] = 100.0
     dedupe_window_hours: Annotated[int, Field(ge=0)] = 24

@@ -136,6 +136,7 @@ class EventKind(models.TextChoices):
     SEARCH = "search", "Search run"
     GATE = "gate", "Snippet gate"
     CRAWL = "crawl", "Page read"
+    VERIFY = "verify", "Snippet checked"
     EVIDENCE = "evidence", "Evidence"
     FACTCHECK = "factcheck", "Fact-check lookup"
     DECISION = "decision", "Decision"

@@ -56,6 +56,15 @@ class SourceOut(Schema):
     stance: str = ""
     weight: float = 0.0
     event_date: str | None = None
+    publisher: str = ""
+    syndicated_from: str = ""
+
+
+class LeanOut(Schema):
+    outcome: str
+    weight: float
+    sources: list[str]
+    text: str
 
 
 class AgentResultOut(Schema):
@@ -63,6 +72,8 @@ class AgentResultOut(Schema):
     reason: str
     proof: str
     sources: list[SourceOut]
+    unsided: list[SourceOut] = []
+    lean: LeanOut | None = None
     debug: dict[str, Any]
     support_total: float
     refute_total: float
@@ -168,6 +179,12 @@ def _override(override: Override) -> dict[str, Any]:
     }
 
 
+def _lean(lean: Any) -> dict[str, Any] | None:
+    if not isinstance(lean, dict):
+        return None
+    return {**lean, "outcome": Outcome(lean["outcome"]).label}
+
+
 def claim_detail(claim: Claim) -> dict[str, Any]:
     detail = selectors.claim_detail(claim=claim)
     verdict = detail.verdict
@@ -179,8 +196,10 @@ def claim_detail(claim: Claim) -> dict[str, Any]:
         else {
             "outcome": Outcome(verdict.outcome).label,
             "reason": verdict.reason,
-            "proof": verdict.proof_markdown,
+            "proof": selectors.shown_proof(verdict, detail.overrides),
             "sources": verdict.sources,
+            "unsided": verdict.unsided,
+            "lean": _lean(verdict.lean),
             "debug": verdict.debug,
             "support_total": verdict.support_total,
             "refute_total": verdict.refute_total,

@@ -246,6 +246,13 @@ def verdict_override(*, claim: Claim, editor: Any, to_outcome: str, reason: str)
     verdict = current_verdict(locked)
     if verdict is None or locked.status != ClaimStatus.DECIDED:
         raise ClaimError("the claim has no verdict to override yet", field="status")
+    current = locked.outcome or verdict.outcome
+    if to_outcome == current:
+        raise ClaimError(
+            f"the outcome is already {Outcome(current).label}: choose another, or mark the "
+            "claim reviewed to keep it",
+            field="outcome",
+        )
     override = Override.objects.create(
         verdict=verdict,
         editor=editor,

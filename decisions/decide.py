@@ -7,28 +7,30 @@ and pages used) and the attempt counters. Weights, the threshold and outcomes ma
 this module without changing that boundary.
 
 The rule, in full:
-- An evidence hit counts for its side with its domain's weight (official 1.0, wire 0.8, trade 0.6,
-  other 0.4, social 0.0: social never counts). One registrable domain counts once per side, with
-  its best hit: two pages of one site are not two independent sources.
+- Only evidence that was read counts: a page's own text, or a search snippet once a check found
+  it on its live page (`EvidenceHit.read`). Everything else is a lead.
+- An evidence hit counts for its side with its publisher's weight (official 1.0, wire 0.8, trade
+  0.6, other 0.4, social 0.0: social never counts). One publisher counts once per side, with
+  its best hit: two pages of one site, or a wire story reprinted by several outlets
+  (`syndicated_from`), are not independent sources.
 - When the claim has a timeframe, a supporting hit counts only if its event date falls inside it
   (`in_window is True`); with only an end to the timeframe, an undated hit counts too. A
   refuting hit counts wherever its date falls: a dated account that contradicts the claim is
   exactly what refutes a claim about a time window.
 - A side is *sufficient* when its total reaches the agreement score (1.6 by default) from at least
-  two independent registrable domains.
+  two independent publishers.
 - True when support is sufficient and refute is not; False when refute is sufficient and support is
-  not; Invalid (conflicting) when both are. With neither sufficient, search again while attempts
-  remain.
-- When the search is over with neither side sufficient, the evidence may still *lean*: a side
-  that holds at least the lean score (0.4 by default: one counted source) and at least twice the
-  other side's weight gives True or False with the reason "leaning", a verdict below the
-  agreement score that says so in its proof and waits for an editor like any other. Otherwise
-  Invalid (insufficient, or no sources when nothing usable was found at all).
+  not; Invalid (conflicting) when both are, or when the losing side holds more than
+  `max_opposition` of the winner's weight. With neither sufficient, search again while attempts
+  remain, then Invalid.
+- An Invalid verdict may carry a *lean*: the side that holds at least the lean score and the
+  lean ratio times the other side's weight. It is a hint for the editor ("leans False: 0.4 from
+  1 source"), shown with the verdict, and never the outcome.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
@@ -67,6 +69,14 @@ class EvidenceHit:
     date_source: str = ""
     method: str = ""
     content_depth: str = ""
+    read: bool = True
+    """Whether the hit's text was read on its page (a page read, or a verified snippet)."""
+    syndicated_from: str = ""
+    """The original publisher when this page reprints another's story."""
+
+    @property
+    def publisher(self) -> str:
+        return self.syndicated_from or self.domain
 
 
 @dataclass
@@ -80,8 +90,9 @@ class SearchHistory:
 class SideTotal:
     total: float
     domains: tuple[str, ...]
+    """The counted publishers, best first."""
     hits: tuple[EvidenceHit, ...]
-    """The counted hits: one per domain, best first."""
+    """The counted hits: one per publisher, best first."""
 
     def sufficient(self, threshold: float) -> bool:
         return self.total >= threshold - 1e-9 and len(self.domains) >= 2
@@ -98,8 +109,8 @@ class Totals:
 
 @dataclass(frozen=True)
 class Lean:
-    """When search is over, how much weight a side needs, and by how many times the other
-    side's, for a leaning verdict."""
+    """How much weight a side needs, and by how many times the other side's, for an Invalid
+    verdict to carry a lean hint."""
 
     score: float
     ratio: float = 2.0
@@ -113,6 +124,56 @@ class Lean:
         return None
 
 
+_TIER_NAMES = {
+    "official": "official source",
+    "wire": "wire service",
+    "trade": "trade outlet",
+    "other": "other site",
+    "social": "social post",
+}
+
+
+@dataclass(frozen=True)
+class LeanHint:
+    """Where the evidence of an Invalid verdict leans: for the editor, never the outcome."""
+
+    outcome: str  # Outcome value the evidence leans to: "true" | "false"
+    weight: float
+    sources: tuple[str, ...]
+    """The publishers on the leaning side, best first."""
+    text: str
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "outcome": self.outcome,
+            "weight": self.weight,
+            "sources": list(self.sources),
+            "text": self.text,
+        }
+
+
+def _describe(side: SideTotal) -> str:
+    if len(side.hits) == 1:
+        hit = side.hits[0]
+        return f"one {_TIER_NAMES.get(hit.tier, hit.tier)} ({hit.publisher})"
+    return f"{len(side.hits)} sources ({', '.join(side.domains[:3])})"
+
+
+def lean_hint(*, totals: Totals, lean: Lean | None) -> LeanHint | None:
+    """The lean of evidence that decided nothing, or None when it leans nowhere."""
+    side = lean.side(totals) if lean is not None else None
+    if side is None:
+        return None
+    counted = totals.support if side == SUPPORT else totals.refute
+    outcome = Outcome.TRUE if side == SUPPORT else Outcome.FALSE
+    return LeanHint(
+        outcome=outcome.value,
+        weight=round(counted.total, 3),
+        sources=counted.domains,
+        text=f"leans {outcome.label}: {counted.total:.1f} from {_describe(counted)}",
+    )
+
+
 @dataclass(frozen=True)
 class Source:
     url: str
@@ -123,6 +184,8 @@ class Source:
     stance: str = ""
     weight: float = 0.0
     event_date: str | None = None
+    publisher: str = ""
+    syndicated_from: str = ""
 
 
 @dataclass(frozen=True)
@@ -136,10 +199,9 @@ class AgentResult:
     debug: dict[str, object]
     support_total: float = 0.0
     refute_total: float = 0.0
-
-    @property
-    def outcome_label(self) -> str:
-        return Outcome(self.outcome).label
+    lean: LeanHint | None = None
+    unsided: list[Source] = field(default_factory=list)
+    """Pages read that took no side (or whose side did not count): listed apart."""
 
 
 @dataclass(frozen=True)
@@ -161,17 +223,17 @@ Decision = Final | NeedMoreSearch
 def _side(hits: list[EvidenceHit]) -> SideTotal:
     best: dict[str, EvidenceHit] = {}
     for hit in hits:
-        current = best.get(hit.domain)
+        current = best.get(hit.publisher)
         better = current is None or (hit.weight, hit.stance_score) > (
             current.weight,
             current.stance_score,
         )
         if better:
-            best[hit.domain] = hit
-    counted = sorted(best.values(), key=lambda h: (-h.weight, -h.stance_score, h.domain))
+            best[hit.publisher] = hit
+    counted = sorted(best.values(), key=lambda h: (-h.weight, -h.stance_score, h.publisher))
     return SideTotal(
         total=round(sum(h.weight for h in counted), 6),
-        domains=tuple(h.domain for h in counted),
+        domains=tuple(h.publisher for h in counted),
         hits=tuple(counted),
     )
 
@@ -191,7 +253,7 @@ def compute_totals(*, task: SearchTask, history: SearchHistory, threshold: float
     refute: list[EvidenceHit] = []
     outside: list[EvidenceHit] = []
     for hit in history.evidence:
-        if hit.weight <= 0 or not hit.domain:
+        if hit.weight <= 0 or not hit.domain or not hit.read:
             continue
         if hit.stance == SUPPORT:
             if task.has_timeframe and not _dated_inside(task, hit):
@@ -217,28 +279,35 @@ def decide_from_history(
     max_attempts: int,
     threshold: float,
     lean: Lean | None = None,
+    max_opposition: float | None = None,
+    final: bool = False,
 ) -> Decision:
     """The single decision boundary: a final AgentResult, or a request for another search.
-    Without `lean`, a search that ends short of the agreement score is always Invalid."""
+    `max_opposition` (a share of the winning side's weight) turns a sufficient side with too
+    much counted evidence against it into a conflict; None allows any opposition short of
+    sufficiency. `lean` sets when an Invalid verdict carries a lean hint. `final` ends the
+    search now (it stopped paying), whatever attempts remain."""
     totals = compute_totals(task=task, history=history, threshold=threshold)
     support_ok = totals.support.sufficient(threshold)
     refute_ok = totals.refute.sufficient(threshold)
-
     if support_ok and refute_ok:
-        return _final(task, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING)
-    if support_ok:
-        return _final(task, history, totals, Outcome.TRUE, VerdictReason.SUFFICIENT)
-    if refute_ok:
-        return _final(task, history, totals, Outcome.FALSE, VerdictReason.SUFFICIENT)
-    if attempts < max_attempts:
+        return _final(task, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean)
+    if support_ok or refute_ok:
+        winner, loser = (
+            (totals.support, totals.refute) if support_ok else (totals.refute, totals.support)
+        )
+        if max_opposition is not None and loser.total > max_opposition * winner.total + 1e-9:
+            return _final(task, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean)
+        outcome = Outcome.TRUE if support_ok else Outcome.FALSE
+        return _final(task, history, totals, outcome, VerdictReason.SUFFICIENT, lean)
+    if attempts < max_attempts and not final:
         return NeedMoreSearch(totals=totals)
-    leaning = lean.side(totals) if lean is not None else None
-    if leaning is not None:
-        outcome = Outcome.TRUE if leaning == SUPPORT else Outcome.FALSE
-        return _final(task, history, totals, outcome, VerdictReason.LEANING)
-    usable = [h for h in history.evidence if h.weight > 0 and h.stance in (SUPPORT, REFUTE)]
+    usable = [h for h in history.evidence if h.weight > 0 and h.read and h.stance in SIDES]
     reason = VerdictReason.INSUFFICIENT if usable else VerdictReason.NO_SOURCES
-    return _final(task, history, totals, Outcome.INVALID, reason)
+    return _final(task, history, totals, Outcome.INVALID, reason, lean)
+
+
+SIDES = (SUPPORT, REFUTE)
 
 
 def _final(
@@ -247,15 +316,19 @@ def _final(
     totals: Totals,
     outcome: Outcome,
     reason: VerdictReason,
+    lean: Lean | None,
 ) -> Final:
     from decisions.proof import write_proof
 
-    sources = select_sources(history=history, totals=totals)
+    hint = lean_hint(totals=totals, lean=lean) if outcome == Outcome.INVALID else None
+    sources = select_sources(totals=totals, outcome=outcome)
     result = AgentResult(
         outcome=outcome.value,
         reason=reason.value,
         proof="",
         sources=sources,
+        unsided=select_unsided(history=history, sources=sources),
+        lean=hint,
         debug={
             "total_queries": len(history.queries),
             "total_pages_visited": history.pages_visited,
@@ -268,48 +341,56 @@ def _final(
         refute_total=totals.refute.total,
     )
     proof = write_proof(task=task, result=result, totals=totals)
-    return Final(result=_with_proof(result, proof), totals=totals)
-
-
-def _with_proof(result: AgentResult, proof: str) -> AgentResult:
-    from dataclasses import replace
-
-    return replace(result, proof=proof)
+    return Final(result=replace(result, proof=proof), totals=totals)
 
 
 def _date(value: datetime | None) -> str | None:
     return value.date().isoformat() if value else None
 
 
-def select_sources(*, history: SearchHistory, totals: Totals, limit: int = 6) -> list[Source]:
-    """The sources a reader should see: the counted ones first (strongest side first), then
-    the best remaining hits so that the proof can say what else was found."""
-    ordered: list[EvidenceHit] = []
-    sides = sorted((totals.support, totals.refute), key=lambda side: -side.total)
-    for side in sides:
-        ordered.extend(side.hits)
-    rest = sorted(
-        (h for h in history.evidence if h not in ordered and h.weight > 0),
-        key=lambda h: (-h.weight, -h.stance_score),
+def _source(hit: EvidenceHit, *, stance: str | None = None) -> Source:
+    return Source(
+        url=hit.url,
+        title=hit.title or hit.domain,
+        pub_date=_date(hit.published_at),
+        excerpt=hit.quote[:500],
+        tier=hit.tier,
+        stance=stance or hit.stance,
+        weight=hit.weight,
+        event_date=_date(hit.event_at),
+        publisher=hit.domain,
+        syndicated_from=hit.syndicated_from,
     )
-    seen: set[str] = set()
-    sources: list[Source] = []
-    for hit in [*ordered, *rest]:
-        if hit.url in seen:
+
+
+def select_sources(*, totals: Totals, outcome: Outcome) -> list[Source]:
+    """The counted evidence behind the outcome: the side that decided it; both sides when
+    they conflict or when nothing was decided (what was weighed), heavier side first."""
+    if outcome == Outcome.TRUE:
+        sides = [totals.support]
+    elif outcome == Outcome.FALSE:
+        sides = [totals.refute]
+    else:
+        sides = sorted((totals.support, totals.refute), key=lambda side: -side.total)
+    return [_source(hit) for side in sides for hit in side.hits]
+
+
+def select_unsided(
+    *, history: SearchHistory, sources: list[Source], limit: int = 6
+) -> list[Source]:
+    """Pages read that are not among the sources: they took no side, or their side did not
+    count (dated outside the timeframe, or a weaker page of a publisher already counted).
+    One entry per page."""
+    shown = {s.url for s in sources}
+    by_url: dict[str, EvidenceHit] = {}
+    for hit in history.evidence:
+        if not hit.read or hit.url in shown or not hit.domain:
             continue
-        seen.add(hit.url)
-        sources.append(
-            Source(
-                url=hit.url,
-                title=hit.title or hit.domain,
-                pub_date=_date(hit.published_at),
-                excerpt=hit.quote[:500],
-                tier=hit.tier,
-                stance=hit.stance,
-                weight=hit.weight,
-                event_date=_date(hit.event_at),
-            )
-        )
-        if len(sources) >= limit:
-            break
-    return sources
+        current = by_url.get(hit.url)
+        if current is None or (current.stance == "neutral" and hit.stance != "neutral"):
+            by_url[hit.url] = hit
+    ordered = sorted(by_url.values(), key=lambda h: (-h.weight, -h.stance_score, h.url))
+    return [
+        _source(hit, stance=hit.stance if hit.stance != "neutral" else "no side")
+        for hit in ordered[:limit]
+    ]

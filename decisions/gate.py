@@ -2,8 +2,9 @@
 
 Each result is scored: its domain's authority weight, +0.3 for cue words in the title or URL
 ("press release", "official results", "decision", ...), +0.2 when the snippet shows an explicit
-date, +0.2 when the provider's date falls inside the claim's timeframe. The gate says "decide" only
-when the evidence gathered from snippets really reaches sufficiency, "crawl" with the best picks
+date, +0.2 when the provider's date falls inside the claim's timeframe. The gate says "verify" when
+the evidence in snippets would reach sufficiency (the pages behind them are then checked before
+a snippet counts), "crawl" with the best picks
 (one official plus one independent source, never two of one registrable domain, never a denied or
 social one), or "refine" when nothing worth reading shows.
 """
@@ -17,7 +18,7 @@ from typing import Literal
 
 from decisions.decide import SearchTask
 from evidence.collect import Lead
-from evidence.domains import DomainRule, lookup
+from evidence.domains import DomainRule, lookup, publisher_of
 from evidence.rerank import tokens
 
 CUES = (
@@ -66,6 +67,8 @@ class ScoredLead:
     in_window: bool | None
     relevance: float = 1.0
     """The share of the claim's content words found in the title, URL and snippet."""
+    publisher: str | None = None
+    """The registrable domain that published it; None for an address or an internal host."""
 
     @property
     def tier(self) -> str:
@@ -73,12 +76,17 @@ class ScoredLead:
 
     @property
     def usable(self) -> bool:
-        return not self.rule.denied and self.rule.tier != "social"
+        return self.publisher is not None and not self.rule.denied and self.rule.tier != "social"
+
+    @property
+    def worth_reading(self) -> bool:
+        """A result that could be read and is enough about the claim to be worth a crawl."""
+        return self.usable and self.relevance >= MIN_CRAWL_RELEVANCE
 
 
 @dataclass(frozen=True)
 class GateDecision:
-    status: Literal["decide", "crawl", "refine"]
+    status: Literal["verify", "crawl", "refine"]
     why: str
     picks: tuple[ScoredLead, ...] = ()
     scored: tuple[ScoredLead, ...] = field(default=())
@@ -111,7 +119,18 @@ def score_leads(*, leads: list[Lead], task: SearchTask) -> list[ScoredLead]:
         score = rule.weight + (0.3 if cues else 0) + (0.2 if has_date else 0)
         score += 0.2 if in_window else 0
         relevance = round(lead_relevance(lead, claim_words), 3)
-        scored.append(ScoredLead(lead, rule, round(score, 3), cues, has_date, in_window, relevance))
+        scored.append(
+            ScoredLead(
+                lead,
+                rule,
+                round(score, 3),
+                cues,
+                has_date,
+                in_window,
+                relevance,
+                publisher_of(lead.url),
+            )
+        )
     # A stable sort: equal scores keep the providers' merged order.
     return sorted(scored, key=lambda s: -s.score)
 
@@ -159,8 +178,12 @@ def snippet_gate(
     allow_other: bool,
 ) -> GateDecision:
     if snippets_sufficient:
+        # Snippets are leads: the pages behind them are checked before they count.
         return GateDecision(
-            "decide", "snippet evidence already reaches sufficiency", (), tuple(scored)
+            "verify",
+            "snippets would reach sufficiency: check them on their pages",
+            (),
+            tuple(scored),
         )
     if crawls_left <= 0:
         return GateDecision("refine", "the crawl budget is spent", (), tuple(scored))

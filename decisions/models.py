@@ -13,7 +13,7 @@ class VerdictReason(models.TextChoices):
     SUFFICIENT = "sufficient", "Sufficient evidence"
     INSUFFICIENT = "insufficient", "Insufficient evidence"
     CONFLICTING = "conflicting", "Conflicting evidence"
-    NO_SOURCES = "no_sources", "No sources found"
+    NO_SOURCES = "no_sources", "No source for or against the claim"
     LEANING = "leaning", "Leaning: below the agreement score"
 
 
@@ -25,7 +25,13 @@ class Verdict(models.Model):
     proof_markdown = models.TextField()
     support_total = models.FloatField(default=0)
     refute_total = models.FloatField(default=0)
-    sources = models.JSONField(default=list)
+    sources = models.JSONField(default=list, help_text="the counted evidence behind the outcome")
+    unsided = models.JSONField(
+        default=list, blank=True, help_text="pages read that took no side, or none that counted"
+    )
+    lean = models.JSONField(
+        null=True, blank=True, help_text="where an Invalid verdict's evidence leans: a hint"
+    )
     debug = models.JSONField(default=dict)
     decided_at = models.DateTimeField(default=timezone.now)
 

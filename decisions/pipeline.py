@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import timedelta
 from typing import Any
 
@@ -32,13 +32,29 @@ from decisions.decide import (
     compute_totals,
     decide_from_history,
 )
-from decisions.gate import AUTHORITATIVE, ScoredLead, score_leads, snippet_gate
+from decisions.gate import (
+    AUTHORITATIVE,
+    MIN_CRAWL_RELEVANCE,
+    GateDecision,
+    ScoredLead,
+    score_leads,
+    snippet_gate,
+)
 from decisions.models import Verdict
 from decisions.query import compose_initial_query, refine_query
-from evidence.collect import Lead, collect_evidence, snippet_evidence
-from evidence.domains import lookup
+from evidence.collect import (
+    Lead,
+    collect_evidence,
+    is_hub,
+    snippet_evidence,
+    snippet_verify,
+)
+from evidence.domains import lookup, publisher_of
 from evidence.factcheck import factcheck_lookup
-from evidence.models import ContentDepth, Evidence, Method, Stance
+from evidence.fetching.pages import cached_page
+from evidence.models import ContentDepth, Evidence, Method, Page, Stance, VerificationStatus
+from evidence.rerank import tokens
+from harvester.canonical import canonicalize_url
 from harvester.errors import HarvestError
 from harvester.models import ProcessedResult, SearchRun
 from harvester.services import search_run_execute
@@ -107,14 +123,21 @@ class _Run:
         events = self.claim.events.filter(kind=EventKind.CRAWL, payload__run=self.number)
         return {str(e.payload.get("url")) for e in events}
 
+    def verified(self) -> set[str]:
+        """Pages fetched to check a snippet (not counted against the crawl budget)."""
+        events = self.claim.events.filter(kind=EventKind.VERIFY, payload__run=self.number)
+        return {str(e.payload.get("url")) for e in events}
+
 
 def evidence_hit(row: Evidence) -> EvidenceHit:
-    """A stored Evidence row as the decision module sees it."""
+    """A stored Evidence row as the decision module sees it. A reprint of another publisher's
+    story weighs what its original publisher weighs."""
+    weight = lookup(row.syndicated_from).weight if row.syndicated_from else row.weight
     return EvidenceHit(
         url=row.url,
         domain=row.domain,
         tier=row.tier,
-        weight=row.weight,
+        weight=weight,
         stance=row.stance,
         title=row.title or (row.page.title if row.page else ""),
         quote=row.source_quote,
@@ -125,15 +148,25 @@ def evidence_hit(row: Evidence) -> EvidenceHit:
         date_source=row.date_source,
         method=row.method,
         content_depth=row.content_depth,
+        read=row.was_read,
+        syndicated_from=row.syndicated_from,
     )
 
 
-def _history(run: _Run) -> SearchHistory:
+def _history(run: _Run, *, leads_as_read: bool = False) -> SearchHistory:
+    """What the decision module sees. `leads_as_read` also counts snippets not checked yet,
+    to ask whether checking them could be enough."""
     runs = run.runs()
+    hits = []
+    for row in run.evidence():
+        hit = evidence_hit(row)
+        if leads_as_read and row.verification_status == VerificationStatus.UNVERIFIED:
+            hit = replace(hit, read=True)
+        hits.append(hit)
     return SearchHistory(
-        evidence=[evidence_hit(e) for e in run.evidence()],
+        evidence=hits,
         queries=[r.rewritten_template for r in runs],
-        pages_visited=len(run.crawled()),
+        pages_visited=len(run.crawled()) + len(run.verified()),
     )
 
 
@@ -250,17 +283,29 @@ def _search_step(run: _Run, attempt: int, composed_schema: Any, tweak: str) -> S
     return search_run
 
 
-def _gate_step(run: _Run, attempt: int, scored: list[ScoredLead]) -> Any:
+def _sufficient(run: _Run, *, leads_as_read: bool) -> bool:
+    threshold = run.config.budgets.agreement_score
+    history = _history(run, leads_as_read=leads_as_read)
+    totals = compute_totals(task=run.task, history=history, threshold=threshold)
+    return totals.support.sufficient(threshold) or totals.refute.sufficient(threshold)
+
+
+def _gate_step(
+    run: _Run, attempt: int, scored: list[ScoredLead], *, key: str = "gate"
+) -> GateDecision:
+    """The gate for this attempt's results. Under the first key, snippets that would decide
+    the claim once checked make it "verify"; under another (after a check), it only crawls or
+    refines."""
     budgets = run.config.budgets
-    history = _history(run)
-    totals = compute_totals(task=run.task, history=history, threshold=budgets.agreement_score)
-    sufficient = totals.support.sufficient(budgets.agreement_score) or totals.refute.sufficient(
-        budgets.agreement_score
+    would_decide = (
+        key == "gate"
+        and _sufficient(run, leads_as_read=True)
+        and not _sufficient(run, leads_as_read=False)
     )
     crawled = run.crawled()
     gate = snippet_gate(
         scored=scored,
-        snippets_sufficient=sufficient,
+        snippets_sufficient=would_decide,
         crawled=crawled,
         crawls_left=budgets.total_crawls - len(crawled),
         per_turn=budgets.crawls_per_turn,
@@ -270,7 +315,7 @@ def _gate_step(run: _Run, attempt: int, scored: list[ScoredLead]) -> Any:
     event_record(
         claim=run.claim,
         kind=EventKind.GATE,
-        key=run.key("gate", attempt),
+        key=run.key(key, attempt),
         message=f"Gate: {gate.status} ({gate.why})",
         payload={
             "run": run.number,
@@ -287,61 +332,158 @@ def _gate_step(run: _Run, attempt: int, scored: list[ScoredLead]) -> Any:
     return gate
 
 
-def _crawl_step(run: _Run, attempt: int, picks: tuple[ScoredLead, ...]) -> None:
-    leads = [p.lead for p in picks]
-    rows = collect_evidence(claim=run.claim, leads=leads, attempt=run.global_attempt(attempt))
-    by_url: dict[str, list[Evidence]] = {}
-    for row in rows:
-        by_url.setdefault(row.url, []).append(row)
-    for pick in picks:
-        url = pick.lead.url
-        found = by_url.get(url, [])
-        page = found[0].page if found and found[0].page else None
+def _verify_step(run: _Run, attempt: int, leads: list[Lead]) -> None:
+    """Check the snippets that would decide the claim on their pages, before they count."""
+    budgets = run.config.budgets
+    totals = compute_totals(
+        task=run.task,
+        history=_history(run, leads_as_read=True),
+        threshold=budgets.agreement_score,
+    )
+    # The counted hits of either side, as if the snippets were read; the unchecked ones are
+    # what to check.
+    urls = {hit.url for side in (totals.support, totals.refute) for hit in side.hits}
+    rows = [
+        row
+        for row in run.evidence()
+        if row.url in urls
+        and row.method == Method.SNIPPET
+        and row.verification_status == VerificationStatus.UNVERIFIED
+    ]
+    by_url: dict[str, Lead] = {}
+    for lead in leads:
+        by_url.setdefault(_canonical(lead.url), lead)
+    for check in snippet_verify(claim=run.claim, rows=rows, leads=by_url):
         event_record(
             claim=run.claim,
-            kind=EventKind.CRAWL,
-            key=run.key("crawl", url),
-            message=f"Read {url}: "
-            + (
-                f"{page.http_status} {page.title[:80]!r}, {page.content_depth}"
-                if page
-                else "no page"
-            ),
+            kind=EventKind.VERIFY,
+            key=run.key("verify", check.row_id),
+            message=f"Checked the snippet of {check.url}: "
+            + ("found on the live page" if check.verified else check.why),
             payload={
                 "run": run.number,
                 "attempt": attempt,
-                "url": url,
-                "tier": pick.tier,
-                "http_status": page.http_status if page else None,
-                "title": page.title[:200] if page else "",
-                "content_depth": page.content_depth if page else "",
-                "verification": page.verification_status if page else "",
-                "published": page.published_at.isoformat() if page and page.published_at else None,
-                "error": page.error if page else "",
-                "evidence": len(found),
+                "url": check.url,
+                "verified": check.verified,
+                "why": check.why,
             },
         )
-        for row in found:
-            if row.stance == Stance.NEUTRAL:
-                continue
-            event_record(
-                claim=run.claim,
-                kind=EventKind.EVIDENCE,
-                key=run.key("evidence", row.pk),
-                message=f"{row.get_stance_display()}: {row.domain} ({row.tier}, {row.weight:.1f})",
-                payload={
-                    "run": run.number,
-                    "evidence_id": row.pk,
-                    "url": row.url,
-                    "domain": row.domain,
-                    "tier": row.tier,
-                    "weight": row.weight,
-                    "stance": row.stance,
-                    "quote": row.source_quote[:300],
-                    "event_at": row.event_at.isoformat() if row.event_at else None,
-                    "in_window": row.in_window,
-                },
-            )
+
+
+def _canonical(url: str) -> str:
+    try:
+        return canonicalize_url(url)
+    except ValueError:
+        return url
+
+
+def clickdown_link(*, page: Page, task: SearchTask, skip: set[str]) -> tuple[str, str] | None:
+    """The one link of a hub page worth following: on the hub's own publisher, not read yet,
+    and the most about the claim by its anchor text and address (at least the crawl floor)."""
+    links = page.metadata.get("hub_links", []) if isinstance(page.metadata, dict) else []
+    home = publisher_of(page.final_url or page.url)
+    claim_words = set(tokens(task.text))
+    if not claim_words or home is None:
+        return None
+    best: tuple[float, str, str] | None = None
+    for item in links:
+        if not isinstance(item, list | tuple) or len(item) != 2:
+            continue
+        url, label = str(item[0]), str(item[1])
+        if publisher_of(url) != home or _canonical(url) in skip or _canonical(url) == page.url:
+            continue
+        share = len(claim_words & set(tokens(f"{label} {url}"))) / len(claim_words)
+        if share >= MIN_CRAWL_RELEVANCE and (best is None or share > best[0]):
+            best = (share, url, label)
+    return (best[1], best[2]) if best else None
+
+
+def _crawl_step(run: _Run, attempt: int, picks: tuple[ScoredLead, ...]) -> None:
+    budgets = run.config.budgets
+    leads = [p.lead for p in picks]
+    rows = collect_evidence(claim=run.claim, leads=leads, attempt=run.global_attempt(attempt))
+    for pick in picks:
+        url = _canonical(pick.lead.url)
+        page = _crawl_record(run, attempt, url, pick.tier, rows)
+        crawled = run.crawled()
+        if page is None or not is_hub(page) or len(crawled) >= budgets.total_crawls:
+            continue
+        link = clickdown_link(page=page, task=run.task, skip=crawled)
+        if link is None:
+            continue
+        child = collect_evidence(
+            claim=run.claim,
+            leads=[Lead(url=link[0], title=link[1])],
+            attempt=run.global_attempt(attempt),
+        )
+        _crawl_record(run, attempt, _canonical(link[0]), lookup(link[0]).tier, child, via=url)
+
+
+def _crawl_record(
+    run: _Run, attempt: int, url: str, tier: str, rows: list[Evidence], *, via: str = ""
+) -> Any:
+    """The crawl event of one page and the evidence events of what it said; returns the page."""
+    found = list(
+        Evidence.objects.filter(pk__in=[row.pk for row in rows if row.url == url])
+        .select_related("page")
+        .order_by("id")
+    )
+    page = found[0].page if found and found[0].page else cached_page(url)
+    hub = is_hub(page)
+    if page is None:
+        summary = "no page"
+    elif hub:
+        summary = f"{page.http_status} {page.title[:80]!r}, a listing page: not evidence"
+    else:
+        summary = f"{page.http_status} {page.title[:80]!r}, {page.content_depth}"
+    lead_in = f"Followed {url} from {via}" if via else f"Read {url}"
+    event_record(
+        claim=run.claim,
+        kind=EventKind.CRAWL,
+        key=run.key("crawl", url),
+        message=f"{lead_in}: {summary}",
+        payload={
+            "run": run.number,
+            "attempt": attempt,
+            "url": url,
+            "tier": tier,
+            "http_status": page.http_status if page else None,
+            "title": page.title[:200] if page else "",
+            "content_depth": page.content_depth if page else "",
+            "verification": page.verification_status if page else "",
+            "published": page.published_at.isoformat() if page and page.published_at else None,
+            "error": page.error if page else "",
+            "hub": hub,
+            "via": via,
+            "evidence": len(found),
+        },
+    )
+    for row in found:
+        if row.stance == Stance.NEUTRAL:
+            continue
+        counted = "" if row.was_read else ", a lead until checked"
+        syndicated = f", syndicated from {row.syndicated_from}" if row.syndicated_from else ""
+        event_record(
+            claim=run.claim,
+            kind=EventKind.EVIDENCE,
+            key=run.key("evidence", row.pk),
+            message=f"{row.get_stance_display()}: {row.domain} ({row.tier}, {row.weight:.1f}"
+            f"{syndicated}{counted})",
+            payload={
+                "run": run.number,
+                "evidence_id": row.pk,
+                "url": row.url,
+                "domain": row.domain,
+                "tier": row.tier,
+                "weight": row.weight,
+                "stance": row.stance,
+                "quote": row.source_quote[:300],
+                "event_at": row.event_at.isoformat() if row.event_at else None,
+                "in_window": row.in_window,
+                "syndicated_from": row.syndicated_from,
+            },
+        )
+    return page
 
 
 @transaction.atomic
@@ -356,6 +498,8 @@ def verdict_store(*, claim: Claim, result: AgentResult) -> Verdict:
             "support_total": result.support_total,
             "refute_total": result.refute_total,
             "sources": [vars(s) for s in result.sources],
+            "unsided": [vars(s) for s in result.unsided],
+            "lean": result.lean.as_json() if result.lean else None,
             "debug": result.debug,
         },
     )
@@ -436,6 +580,11 @@ def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
     return verdict
 
 
+def _worth_reading(scored: list[ScoredLead]) -> set[str]:
+    """The results of one search that could be read and are enough about the claim."""
+    return {_canonical(s.lead.url) for s in scored if s.worth_reading}
+
+
 def _loop(run: _Run) -> Verdict:
     budgets = run.config.budgets
     if run.config.factcheck.enabled:
@@ -450,6 +599,8 @@ def _loop(run: _Run) -> Verdict:
     )
     sent: set[str] = set()
     snippets: list[str] = []
+    seen: set[str] = set()
+    dry = 0
     schema, tweak = base, "first query"
     for attempt in range(1, budgets.max_queries + 1):
         if attempt > 1:
@@ -466,10 +617,27 @@ def _loop(run: _Run) -> Verdict:
         scored = score_leads(leads=leads, task=run.task)
         authoritative = [s.lead for s in scored if s.usable and s.tier in AUTHORITATIVE]
         snippet_evidence(claim=run.claim, leads=authoritative, attempt=run.global_attempt(attempt))
+        new = _worth_reading(scored) - seen
+        seen |= new
+        dry = 0 if new else dry + 1
         gate = _gate_step(run, attempt, scored)
+        if gate.status == "verify":
+            _verify_step(run, attempt, leads)
+            if not _sufficient(run, leads_as_read=False):
+                gate = _gate_step(run, attempt, scored, key="gate-after-check")
         if gate.status == "crawl":
             _crawl_step(run, attempt, gate.picks)
-        decision = _decide(run, attempt, last=attempt == budgets.max_queries)
+        stop = dry >= budgets.dry_attempts
+        if stop:
+            event_record(
+                claim=run.claim,
+                kind=EventKind.DECISION,
+                key=run.key("dry", attempt),
+                message=f"Search stopped paying: {dry} searches in a row found nothing new "
+                "worth reading",
+                payload={"run": run.number, "attempt": attempt, "dry": dry},
+            )
+        decision = _decide(run, attempt, last=attempt == budgets.max_queries or stop)
         if isinstance(decision, Final):
             return verdict_store(claim=run.claim, result=decision.result)
     decision = _decide(run, budgets.max_queries, last=True)
@@ -479,7 +647,7 @@ def _loop(run: _Run) -> Verdict:
 
 
 def lean_rule(budgets: BudgetConfig) -> Lean | None:
-    """The configured leaning rule, or None when leaning is switched off."""
+    """The configured lean hint rule, or None when hints are switched off."""
     if budgets.lean_score is None:
         return None
     return Lean(score=budgets.lean_score, ratio=budgets.lean_ratio)
@@ -491,10 +659,12 @@ def _decide(run: _Run, attempt: int, *, last: bool) -> Any:
     decision = decide_from_history(
         task=run.task,
         history=history,
-        attempts=budgets.max_queries if last else attempt,
+        attempts=attempt,
         max_attempts=budgets.max_queries,
         threshold=budgets.agreement_score,
         lean=lean_rule(budgets),
+        max_opposition=budgets.max_opposition,
+        final=last,
     )
     _update_counters(run, history, decision.totals)
     event_record(

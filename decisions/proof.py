@@ -19,12 +19,14 @@ from decisions.models import VerdictReason
 
 if TYPE_CHECKING:
     from decisions.decide import AgentResult, SearchTask, Source, Totals
+    from decisions.models import Override
 
 _REASON_TEXT = {
     VerdictReason.SUFFICIENT: "enough independent, weighted sources agree",
     VerdictReason.INSUFFICIENT: "the sources found do not reach the agreement threshold",
-    VerdictReason.CONFLICTING: "strong sources contradict each other",
+    VerdictReason.CONFLICTING: "weighty sources contradict each other",
     VerdictReason.NO_SOURCES: "no usable source was found",
+    # Verdicts stored before leaning became a hint keep their reason.
     VerdictReason.LEANING: (
         "the search is over and the sources found lean this way, though they do not reach the "
         "agreement threshold: treat it as provisional until an editor has reviewed it"
@@ -56,12 +58,24 @@ def _source_line(number: int, source: Source) -> str:
     if source.pub_date:
         dates.append(f"published {source.pub_date}")
     when = f", {', '.join(dates)}" if dates else ""
+    publisher = source.publisher or ""
+    if source.syndicated_from:
+        publisher = f"{publisher}, syndicated from {source.syndicated_from}"
+    who = f"{_escape(publisher)}, " if publisher else ""
     quote = f': "{_escape(source.excerpt[:280])}"' if source.excerpt else ""
     title = _escape(source.title)
     return (
-        f"{number}. [{title}]({source.url}) ({source.tier}, weight {source.weight:.1f},"
+        f"{number}. [{title}]({source.url}) ({who}{source.tier}, weight {source.weight:.1f},"
         f" {source.stance}{when}){quote}"
     )
+
+
+def _sources_heading(result: AgentResult) -> str:
+    if result.outcome == Outcome.TRUE:
+        return "**Sources that support the claim**"
+    if result.outcome == Outcome.FALSE:
+        return "**Sources that refute the claim**"
+    return "**Sources weighed**"
 
 
 def template_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> str:
@@ -72,10 +86,15 @@ def template_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> 
         "",
         f"**Verdict: {outcome}**, because {_REASON_TEXT[reason]}.",
         "",
-        f"Support {totals.support.total:.1f} from {len(totals.support.domains)} domain(s), "
-        f"refute {totals.refute.total:.1f} from {len(totals.refute.domains)} domain(s); "
-        f"a side needs {totals.threshold:.1f} from at least two independent domains.",
+        f"Support {totals.support.total:.1f} from {len(totals.support.domains)} publisher(s), "
+        f"refute {totals.refute.total:.1f} from {len(totals.refute.domains)} publisher(s); "
+        f"a side needs {totals.threshold:.1f} from at least two independent publishers.",
     ]
+    if result.lean is not None:
+        lines += [
+            "",
+            f"The evidence {_escape(result.lean.text)}: a hint for the editor, not a verdict.",
+        ]
     if totals.outside_window:
         lines += [
             "",
@@ -83,14 +102,22 @@ def template_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> 
             "were not counted.",
         ]
     if result.sources:
-        lines += ["", "**Sources**", ""]
+        lines += ["", _sources_heading(result), ""]
         lines += [_source_line(i, s) for i, s in enumerate(result.sources, start=1)]
+    if result.unsided:
+        first = len(result.sources) + 1
+        lines += ["", "**Also read, not counted**", ""]
+        lines += [_source_line(i, s) for i, s in enumerate(result.unsided, start=first)]
+    if not result.sources and not result.unsided:
+        lines += ["", "No sources found."]
     return "\n".join(lines)
 
 
 def llm_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> str:
     prompt, _ = llm.load_prompt("proof")
-    numbered = "\n".join(_source_line(i, s) for i, s in enumerate(result.sources, start=1))
+    numbered = "\n".join(
+        _source_line(i, s) for i, s in enumerate([*result.sources, *result.unsided], start=1)
+    )
     user = (
         f"Claim: {task.text}{_timeframe(task)}\n"
         f"Verdict: {Outcome(result.outcome).label} ({_REASON_TEXT[VerdictReason(result.reason)]})\n"
@@ -98,7 +125,7 @@ def llm_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> str:
         f"threshold {totals.threshold:.1f}.\n\nSources:\n{numbered or '(none)'}"
     )
     reply = llm.complete_text(system=prompt, user=user, purpose="proof").value
-    check_citations(reply, sources=result.sources)
+    check_citations(reply, sources=[*result.sources, *result.unsided])
     return reply
 
 
@@ -136,3 +163,21 @@ def render_proof(markdown_text: str) -> str:
         url_schemes={"http", "https"},
         link_rel="noopener noreferrer nofollow",
     )
+
+
+_VERDICT_LINE = re.compile(r"^\*\*Verdict: (?P<outcome>[^*]+)\*\*", re.MULTILINE)
+
+
+def proof_as_shown(*, markdown_text: str, override: Override | None) -> str:
+    """The proof as readers see it: once an editor has changed the outcome, its lead says so
+    ("Editor verdict: Invalid, was False") and the pipeline's own verdict line follows as
+    what it was. The stored proof is never edited."""
+    if override is None or override.to_outcome == override.verdict.outcome:
+        return markdown_text
+    pipeline = Outcome(override.verdict.outcome).label
+    lead = (
+        f"**Editor verdict: {Outcome(override.to_outcome).label}**, was {pipeline}. "
+        f"{_escape(override.editor.get_username())} wrote: {_escape(override.reason)}"
+    )
+    body = _VERDICT_LINE.sub(f"Pipeline verdict: {pipeline}", markdown_text, count=1)
+    return f"{lead}\n\n{body}"

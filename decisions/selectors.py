@@ -19,7 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 from claimcheck.config import get_config
 from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome, PipelineEvent
 from decisions.models import Override, Verdict, VerdictReason
-from decisions.proof import render_proof
+from decisions.proof import proof_as_shown, render_proof
 from evidence.models import Evidence, FactCheckMatch, Stance
 from harvester.models import ProcessedResult, SearchRun
 
@@ -240,6 +240,20 @@ class ClaimPage:
     also_reported_by: list[Claim]
 
 
+def shown_proof(verdict: Verdict, overrides: list[Override]) -> str:
+    """The verdict's proof with the latest override of it in its lead."""
+    latest = next((o for o in overrides if o.verdict_id == verdict.pk), None)
+    return proof_as_shown(markdown_text=verdict.proof_markdown, override=latest)
+
+
+def _proof_html(verdict: Verdict | None, overrides: list[Override]) -> SafeString:
+    if verdict is None:
+        return SafeString("")
+    # render_proof sanitizes (nh3) after escaping raw HTML; its output is the one thing the
+    # page marks safe.
+    return mark_safe(render_proof(shown_proof(verdict, overrides)))  # noqa: S308
+
+
 def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
     """The claim page's data. `full` is False while the claim is still running: the poll then
     skips the parts that only show once there is a verdict."""
@@ -272,9 +286,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         totals=latest_totals(claim=claim, events=events),
         evidence=evidence,
         verdict=verdict,
-        # render_proof sanitizes (nh3) after escaping raw HTML; its output is the one thing
-        # the page marks safe.
-        proof_html=mark_safe(render_proof(verdict.proof_markdown)) if verdict else SafeString(""),  # noqa: S308
+        proof_html=_proof_html(verdict, overrides),
         earlier_verdicts=[v for v in verdicts if v is not verdict],
         overrides=overrides,
         fact_checks=fact_checks,

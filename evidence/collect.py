@@ -3,8 +3,10 @@
 Each lead's page is fetched (concurrently, through evidence.fetching), chunked, reranked
 against the claim and read for stance; each finding becomes an `Evidence` row carrying the
 source's tier and weight, its event date and whether that falls in the claim's timeframe, and
-the verification fields copied from the page. A page that could not be read falls back
-to evidence from the lead's search snippet (content depth "snippet").
+the verification fields copied from the page. A live page too thin to read falls back to the
+lead's search snippet (content depth "snippet"): a lead, which counts only once
+`snippet_verify` has found its words on the page. A dead, refused or unreadable page, a listing
+or hub page, and a host that names no publisher (an address, an internal name) give nothing.
 
 Safe to run twice: rows already stored for the same claim and URL (page evidence and snippet
 evidence counted apart) are returned as they are, not created again, so a pipeline resumed
@@ -14,6 +16,7 @@ after a crash does not double-count a source.
 from __future__ import annotations
 
 import logging
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
@@ -24,7 +27,7 @@ from claimcheck import llm
 from claimcheck.config import get_config
 from claimcheck.models import Claim
 from evidence.chunking import chunk_text
-from evidence.domains import DomainRule, lookup
+from evidence.domains import DomainRule, lookup, publisher_of
 from evidence.fetching import pages_fetch
 from evidence.models import ContentDepth, Evidence, Method, Page, VerificationStatus
 from evidence.rerank import rerank
@@ -76,6 +79,16 @@ def _canonical(url: str) -> str | None:
         return None
 
 
+def is_hub(page: Page | None) -> bool:
+    """A listing or hub page (many links, little prose): never evidence itself."""
+    return page is not None and isinstance(page.metadata, dict) and bool(page.metadata.get("hub"))
+
+
+def _source_of(url: str) -> bool:
+    """Whether `url` may be a source at all: a publisher's host, not denied."""
+    return publisher_of(url) is not None and not lookup(url).denied
+
+
 def _row(
     *,
     claim: Claim,
@@ -101,7 +114,7 @@ def _row(
         page=page,
         url=url[:2048],
         title=title,
-        domain=(rule.registrable or (page.domain if page else ""))[:253],
+        domain=(publisher_of(rule.registrable) or "")[:253],
         tier=rule.tier,
         weight=rule.weight,
         event_at=event_at,
@@ -116,11 +129,11 @@ def _row(
         http_status=page.http_status if page else None,
         content_depth=depth,
         scraped_chars=page.scraped_chars if page else 0,
-        # A snippet was never checked against a live page: it is not verified evidence.
+        # A snippet is a lead until `snippet_verify` finds it on its live page.
         verification_status=(
-            page.verification_status
-            if page is not None and not (snippet_only and page.content_depth in _READABLE)
-            else VerificationStatus.FAILED
+            VerificationStatus.UNVERIFIED
+            if snippet_only or page is None
+            else page.verification_status
         ),
         attempt=attempt,
     )
@@ -151,6 +164,17 @@ def _readable(page: Page | None) -> bool:
         and bool(page.text.strip())
         and page.content_depth in _READABLE
         and page.verification_status != VerificationStatus.FAILED
+        and not is_hub(page)
+    )
+
+
+def _live(page: Page | None) -> bool:
+    """The page answered, with something other than a listing: its snippet may be a lead."""
+    return (
+        page is not None
+        and page.verification_status != VerificationStatus.FAILED
+        and not is_hub(page)
+        and publisher_of(page.final_url or page.url) is not None
     )
 
 
@@ -161,7 +185,7 @@ def collect_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
     wanted: dict[str, Lead] = {}
     for lead in leads:
         canonical = _canonical(lead.url)
-        if canonical is None or lookup(lead.url).denied:
+        if canonical is None or not _source_of(lead.url):
             continue
         wanted.setdefault(canonical, lead)
     existing = _existing(claim, list(wanted))
@@ -189,15 +213,18 @@ def collect_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
                 result.extend(existing[(url, "page")])
                 continue
             page = pages.get(lead.url)
-            if page is not None and lookup(page.final_url or page.url).denied:
+            if page is not None and not _source_of(page.final_url or page.url):
                 continue
             rows = _rows_for_page(claim, attempt, url, lead, page, findings.get(url, []))
             if not rows:
                 if (url, "snippet") in existing:
                     result.extend(existing[(url, "snippet")])
                     continue
+                if not _live(page):
+                    continue  # dead, refused, unreadable or a hub: not even a lead
                 rows = _snippet_rows(claim, attempt, url, lead, page, context)
             result.extend(Evidence.objects.bulk_create(rows))
+    syndication_mark(claim=claim)
     return result
 
 
@@ -247,19 +274,25 @@ def _snippet_rows(
     )
     if finding is None:
         return []
-    return [
-        _row(
-            claim=claim,
-            attempt=attempt,
-            finding=finding,
-            url=url,
-            title=lead.title or (page.title if page else ""),
-            rule=lookup(lead.url),
-            page=page,
-            published_at=lead.published or (page.published_at if page else None),
-            depth=ContentDepth.SNIPPET,
+    row = _row(
+        claim=claim,
+        attempt=attempt,
+        finding=finding,
+        url=url,
+        title=lead.title or (page.title if page else ""),
+        rule=lookup(lead.url),
+        page=page,
+        published_at=lead.published or (page.published_at if page else None),
+        depth=ContentDepth.SNIPPET,
+    )
+    if page is not None:
+        # The page is in hand: check the snippet against it now.
+        row.verification_status = (
+            VerificationStatus.FAILED
+            if _check_snippet(row, lead.snippet, page)
+            else VerificationStatus.VERIFIED
         )
-    ]
+    return [row]
 
 
 def _existing(claim: Claim, urls: list[str]) -> dict[tuple[str, str], list[Evidence]]:
@@ -279,7 +312,7 @@ def snippet_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
     wanted: dict[str, Lead] = {}
     for lead in leads:
         canonical = _canonical(lead.url)
-        if canonical is not None and lead.snippet.strip() and not lookup(lead.url).denied:
+        if canonical is not None and lead.snippet.strip() and _source_of(lead.url):
             wanted.setdefault(canonical, lead)
     result: list[Evidence] = []
     with transaction.atomic():
@@ -292,3 +325,167 @@ def snippet_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
             rows = _snippet_rows(claim, attempt, url, lead, None, context)
             result.extend(Evidence.objects.bulk_create(rows))
     return result
+
+
+# --- snippet verification -------------------------------------------------------------------
+
+# The share of a snippet's words, and of its quoted sentence's, that its page must hold.
+SNIPPET_FOUND_SHARE = 0.8
+QUOTE_FOUND_SHARE = 0.9
+_WORDS = re.compile(r"\w+", re.UNICODE)
+
+
+def _words(text: str) -> list[str]:
+    return [w for w in _WORDS.findall(text.lower()) if len(w) > 1]
+
+
+def _found_share(words: list[str], page_words: set[str]) -> float:
+    if not words:
+        return 0.0
+    return sum(1 for w in words if w in page_words) / len(words)
+
+
+@dataclass(frozen=True)
+class SnippetCheck:
+    row_id: int
+    url: str
+    verified: bool
+    why: str
+
+
+def _check_snippet(row: Evidence, snippet: str, page: Page | None) -> str:
+    """Why the snippet cannot count, or "" when its page is live, titled and holds its words."""
+    if page is None:
+        return "the page could not be fetched"
+    if page.verification_status == VerificationStatus.FAILED:
+        return f"the page is not readable ({page.error or 'failed'})"
+    if not page.http_status or not 200 <= page.http_status < 300:
+        return f"the page answered {page.http_status or 'nothing'}"
+    if is_hub(page):
+        return "the page is a listing, not a story"
+    if page.content_depth not in _READABLE:
+        return "the page has no readable text to find the snippet in"
+    if not page.title.strip() or page.title.strip() == page.url:
+        return "the page has no title of its own"
+    page_words = set(_words(page.text))
+    if _found_share(_words(snippet or row.source_quote), page_words) < SNIPPET_FOUND_SHARE:
+        return "the snippet's words are not on the page"
+    if _found_share(_words(row.source_quote), page_words) < QUOTE_FOUND_SHARE:
+        return "the quoted sentence is not on the page"
+    return ""
+
+
+def snippet_verify(
+    *, claim: Claim, rows: list[Evidence], leads: dict[str, Lead]
+) -> list[SnippetCheck]:
+    """Check snippet evidence against its pages (from the page cache while fresh): the page is
+    live, has a real title and holds the snippet's words. A snippet that passes counts as read
+    evidence (verification "verified"); one that fails never counts ("failed"). `leads` gives
+    each row's search result by the row's (canonical) URL: the address it was found at, and
+    its whole snippet."""
+    todo = [row for row in rows if row.method == Method.SNIPPET]
+    if not todo:
+        return []
+    found_at = {row.url: leads[row.url].url if row.url in leads else row.url for row in todo}
+    pages = pages_fetch(
+        urls=list(found_at.values()),
+        snippets={lead.url: lead.snippet for lead in leads.values() if lead.snippet},
+    )
+    checks: list[SnippetCheck] = []
+    with transaction.atomic():
+        for row in todo:
+            page = pages.get(found_at[row.url])
+            snippet = leads[row.url].snippet if row.url in leads else ""
+            why = _check_snippet(row, snippet, page)
+            Evidence.objects.filter(pk=row.pk).update(
+                page=page,
+                verification_status=(
+                    VerificationStatus.VERIFIED if not why else VerificationStatus.FAILED
+                ),
+                http_status=page.http_status if page else None,
+                scraped_chars=page.scraped_chars if page else 0,
+            )
+            checks.append(SnippetCheck(row_id=row.pk, url=row.url, verified=not why, why=why))
+    return checks
+
+
+# --- syndication ------------------------------------------------------------------------------
+
+# A dateline or byline naming a wire service: "LONDON (Reuters) -", "(AP) —", "By AFP".
+WIRE_BYLINES = {
+    "apnews.com": re.compile(r"\((?:AP|Associated Press)\)|\bAssociated Press\b", re.I),
+    "reuters.com": re.compile(r"\(Reuters\)|\bBy Reuters\b|\bReuters staff\b"),
+    "afp.com": re.compile(r"\(AFP\)|\bBy AFP\b|\bAgence France-Presse\b"),
+}
+# Where on a page a byline stands: its first characters.
+BYLINE_CHARS = 400
+# Word 5-gram overlap above which two passages are copies of one story.
+COPY_SIMILARITY = 0.6
+# Characters of page text around a quote compared between two pages.
+CONTEXT_CHARS = 400
+
+
+def wire_byline(page: Page) -> str:
+    """The wire service a page's dateline or byline credits, as its domain, or ""."""
+    head = page.text[:BYLINE_CHARS]
+    author = page.metadata.get("author", "") if isinstance(page.metadata, dict) else ""
+    for domain, pattern in WIRE_BYLINES.items():
+        if pattern.search(head) or (isinstance(author, str) and pattern.search(author)):
+            return domain
+    return ""
+
+
+def _shingles(text: str, size: int = 5) -> set[tuple[str, ...]]:
+    words = _words(text)
+    return {tuple(words[i : i + size]) for i in range(max(0, len(words) - size + 1))}
+
+
+def _context_around(row: Evidence) -> str:
+    text = row.page.text if row.page else ""
+    at = text.find(row.source_quote) if row.source_quote else -1
+    if at < 0:
+        return row.source_quote
+    return text[max(0, at - CONTEXT_CHARS) : at + len(row.source_quote) + CONTEXT_CHARS]
+
+
+def _similar(a: set[tuple[str, ...]], b: set[tuple[str, ...]]) -> bool:
+    if not a or not b:
+        return False
+    return len(a & b) / min(len(a), len(b)) >= COPY_SIMILARITY
+
+
+def syndication_mark(*, claim: Claim) -> int:
+    """Mark the claim's page evidence that reprints another publisher's story: a page whose
+    byline credits a wire service, or whose text around the quote nearly repeats an earlier
+    publisher's page. Such rows count once, as the original publisher. Returns how many rows
+    were newly marked."""
+    rows = list(
+        Evidence.objects.filter(claim=claim, method__in=_PAGE_METHODS, page__isnull=False)
+        .exclude(domain="")
+        .select_related("page")
+        .order_by("id")
+    )
+    marked = 0
+    originals: list[tuple[Evidence, set[tuple[str, ...]]]] = []
+
+    def when(row: Evidence) -> tuple[bool, datetime, int]:
+        published = row.page.published_at if row.page else None
+        return published is None, published or row.created_at, row.id
+
+    dated = sorted(rows, key=when)
+    for row in dated:
+        origin = wire_byline(row.page) if row.page else ""
+        shingles = _shingles(_context_around(row))
+        if not origin:
+            for earlier, earlier_shingles in originals:
+                if earlier.domain != row.domain and _similar(shingles, earlier_shingles):
+                    origin = earlier.syndicated_from or earlier.domain
+                    break
+        if origin == row.domain:
+            origin = ""
+        if origin and origin != row.syndicated_from:
+            Evidence.objects.filter(pk=row.pk).update(syndicated_from=origin[:253])
+            row.syndicated_from = origin
+            marked += 1
+        originals.append((row, shingles))
+    return marked

@@ -16,6 +16,7 @@ import io
 import ipaddress
 import logging
 import re
+import socket
 import threading
 import time
 from collections.abc import Iterable
@@ -105,6 +106,57 @@ def registrable_domain(url_or_host: str) -> str:
     # An ending the suffix list does not know (`.example`, `.internal`): treat the last label as
     # the suffix, so that `www.agency.example` and `agency.example` are one source, not two.
     return ".".join(host.split(".")[-2:])
+
+
+# Endings that name no public publisher: loopback, mDNS, intranets and the special-use names.
+# (`.example` and `.test` stay: documentation and test corpora use them as stand-in publishers.)
+_INTERNAL_ENDINGS = (
+    "localhost",
+    "local",
+    "internal",
+    "intranet",
+    "lan",
+    "home",
+    "corp",
+    "private",
+    "home.arpa",
+    "invalid",
+    "onion",
+    "arpa",
+)
+_NUMERIC_HOST = re.compile(r"^[0-9a-fx.]+$")
+
+
+def is_address_literal(host: str) -> bool:
+    """Whether `host` spells an IP address in any form a resolver accepts: dotted, decimal
+    (`2130706433`), hex or octal (`0x7f.1`, `0177.0.0.1`), short (`127.1`) or IPv6
+    (`[::ffff:127.0.0.1]`)."""
+    bare = host.strip().strip("[]").rstrip(".").lower()
+    if not bare:
+        return False
+    if _is_ip(bare.split("%")[0]):
+        return True
+    if _NUMERIC_HOST.match(bare) and any(ch.isdigit() for ch in bare):
+        try:
+            socket.inet_aton(bare)
+        except OSError:
+            return False
+        return True
+    return False
+
+
+def publisher_of(url_or_host: str) -> str | None:
+    """The publisher a source counts as: its registrable domain. None for a host that names
+    no publisher: an address literal in any spelling, a bare name (`localhost`, `intranet`)
+    or an internal or special-use ending (`.local`, `.internal`, `.home.arpa`, ...). Such a
+    source is never evidence, and two spellings of one address are never two publishers."""
+    host = host_of(url_or_host)
+    if not host or "." not in host or is_address_literal(host):
+        return None
+    if any(host == end or host.endswith("." + end) for end in _INTERNAL_ENDINGS):
+        return None
+    registrable = registrable_domain(host)
+    return registrable or None
 
 
 def normalize_domain_name(raw: str) -> str:

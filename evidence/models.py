@@ -60,6 +60,7 @@ class VerificationStatus(models.TextChoices):
     VERIFIED = "verified", "Verified"
     PARTIAL = "partial", "Partial access"
     FAILED = "failed", "Failed"
+    UNVERIFIED = "unverified", "Not checked yet"
 
 
 class Page(models.Model):
@@ -140,6 +141,11 @@ class Evidence(models.Model):
         max_length=16, choices=VerificationStatus.choices, default=VerificationStatus.VERIFIED
     )
     attempt = models.PositiveIntegerField(default=1)
+    syndicated_from = models.CharField(
+        max_length=253,
+        blank=True,
+        help_text="the original publisher when this page reprints another's story",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
@@ -152,6 +158,17 @@ class Evidence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stance} {self.domain} ({self.weight})"
+
+    @property
+    def was_read(self) -> bool:
+        """Whether this evidence was read where it was published, so that it may count: text
+        read on the page, a search snippet found on its live page, or a published fact-check's
+        own rating. An unverified snippet is a lead, never evidence."""
+        if self.method == Method.SNIPPET:
+            return self.verification_status == VerificationStatus.VERIFIED
+        if self.method == Method.FACTCHECK:
+            return True
+        return self.content_depth in (ContentDepth.FULL, ContentDepth.PARTIAL)
 
 
 class FactCheckMatch(models.Model):

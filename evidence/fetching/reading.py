@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from evidence.extraction import extract_document
+from evidence.extraction.hubs import hub_signals
 from evidence.fetching.base import Fetcher, RawFetch
 from evidence.fetching.pdf import PdfUnreadable, looks_like_pdf, pdf_text
 from evidence.models import ContentDepth, VerificationStatus
@@ -240,6 +241,10 @@ def _read_document(raw: RawFetch, *, kind: str, snippet: str, title_hint: str) -
     outcome.metadata = {**outcome.metadata, **document.metadata}
     if kind == "html":
         outcome.html = _decode(raw)[:HTML_KEEP_CHARS]
+        hub = hub_signals(outcome.html, base_url=raw.final_url or raw.url)
+        if hub is not None and hub.is_hub:
+            outcome.metadata["hub"] = True
+            outcome.metadata["hub_links"] = [[url, label[:200]] for url, label in hub.targets]
     return outcome
 
 

@@ -154,6 +154,19 @@ def test_a_bad_override_changes_nothing(editor: Any, outcome: str, reason: str, 
     assert Override.objects.count() == 0
 
 
+def test_an_override_to_the_outcome_the_claim_already_has_is_refused(editor: Any) -> None:
+    verdict = VerdictFactory.create(outcome=Outcome.FALSE, claim__outcome=Outcome.FALSE)
+    with pytest.raises(ClaimError) as caught:
+        verdict_override(claim=verdict.claim, editor=editor, to_outcome="false", reason="Agree")
+    assert caught.value.field == "outcome"
+    assert "already False" in caught.value.message
+    assert Override.objects.count() == 0
+    verdict_override(claim=verdict.claim, editor=editor, to_outcome="invalid", reason="Unclear")
+    with pytest.raises(ClaimError):
+        verdict_override(claim=verdict.claim, editor=editor, to_outcome="invalid", reason="Again")
+    assert Override.objects.count() == 1
+
+
 def test_a_claim_without_a_verdict_cannot_be_overridden(editor: Any) -> None:
     claim, _ = claim_submit(text="Still running")
     with pytest.raises(ClaimError) as caught:

@@ -130,6 +130,37 @@ def test_an_editor_token_overrides_a_verdict(api: Client) -> None:
     assert body["override"]["reason"] == "Retracted"
 
 
+def test_the_api_shows_the_editors_outcome_in_the_proof_and_an_invalid_verdicts_lean(
+    api: Client,
+) -> None:
+    leaning = VerdictFactory.create(
+        outcome="invalid",
+        claim__outcome="invalid",
+        reason="insufficient",
+        proof_markdown="**Verdict: Invalid**, because the sources found do not reach it.",
+        lean={
+            "outcome": "true",
+            "weight": 1.0,
+            "sources": ["agency.gov"],
+            "text": "leans True: 1.0 from one official source (agency.gov)",
+        },
+    )
+    body = api.get(f"/api/claims/{leaning.claim_id}").json()
+    assert body["result"]["lean"] == {
+        "outcome": "True",
+        "weight": 1.0,
+        "sources": ["agency.gov"],
+        "text": "leans True: 1.0 from one official source (agency.gov)",
+    }
+    post(api, f"/api/claims/{leaning.claim_id}/override", {"outcome": "true", "reason": "Known"})
+    body = api.get(f"/api/claims/{leaning.claim_id}").json()
+    assert body["result"]["proof"].startswith("**Editor verdict: True**, was Invalid.")
+    assert "Pipeline verdict: Invalid" in body["result"]["proof"]
+    same = post(api, f"/api/claims/{leaning.claim_id}/override", {"outcome": "true", "reason": "x"})
+    assert same.status_code in (400, 422)
+    assert "already True" in same.json()["error"] + str(same.json()["details"])
+
+
 def test_an_override_needs_the_editor_group(outsider_api: Client) -> None:
     verdict = VerdictFactory.create()
     response = post(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -76,8 +76,9 @@ class Row:
     task: SearchTask
     hits: list[EvidenceHit]
     attempts: int
-    expected: str  # "need_more_search" or "<outcome>/<reason>"
+    expected: str  # "need_more_search" or "<outcome>/<reason>", "~<outcome>" for a lean hint
     lean: Lean | None = None
+    max_opposition: float | None = None
 
 
 LEAN = Lean(score=0.4, ratio=2.0)
@@ -220,17 +221,17 @@ ROWS = [
     ),
     Row("no evidence after max attempts", WINDOW, [], 10, "invalid/no_sources"),
     Row("no evidence with attempts left", WINDOW, [], 3, "need_more_search"),
-    # Leaning: only once the search is over, and only with a clear lead.
+    # A lean is a hint on an Invalid verdict, only once the search is over, with a clear lead.
     Row(
-        "leaning: one official only, attempts spent",
+        "lean: one official only, attempts spent",
         WINDOW,
         [hit("europa.eu", "official")],
         10,
-        "true/leaning",
+        "invalid/insufficient~true",
         LEAN,
     ),
     Row(
-        "leaning: one official only, attempts left",
+        "lean: one official only, attempts left",
         WINDOW,
         [hit("europa.eu", "official")],
         1,
@@ -238,18 +239,18 @@ ROWS = [
         LEAN,
     ),
     Row(
-        "leaning: refutation twice the support",
+        "lean: refutation twice the support",
         OPEN,
         [
             hit("reuters.com", "wire", "refute", when=None),
             hit("blog.example", "other", when=None),
         ],
         10,
-        "false/leaning",
+        "invalid/insufficient~false",
         LEAN,
     ),
     Row(
-        "leaning: a lead under twice the other side is no lean",
+        "lean: a lead under twice the other side is no lean",
         OPEN,
         [
             hit("politico.eu", "trade", when=None),
@@ -260,7 +261,7 @@ ROWS = [
         LEAN,
     ),
     Row(
-        "leaning: equal sides are no lean",
+        "lean: equal sides are no lean",
         OPEN,
         [
             hit("news.example", "other", when=None),
@@ -271,7 +272,7 @@ ROWS = [
         LEAN,
     ),
     Row(
-        "leaning: support outside the window does not lean",
+        "lean: support outside the window does not lean",
         WINDOW,
         [hit("europa.eu", "official", when=OUTSIDE)],
         10,
@@ -279,7 +280,7 @@ ROWS = [
         LEAN,
     ),
     Row(
-        "leaning: below the lean score",
+        "lean: below the lean score",
         OPEN,
         [hit("reuters.com", "wire", when=None)],
         10,
@@ -287,7 +288,7 @@ ROWS = [
         Lean(score=1.0),
     ),
     Row(
-        "leaning never overrides sufficiency",
+        "a lean never overrides sufficiency, nor hints on a verdict",
         WINDOW,
         [hit("europa.eu", "official"), hit("reuters.com", "wire")],
         10,
@@ -295,12 +296,79 @@ ROWS = [
         LEAN,
     ),
     Row(
-        "leaning: a social post alone weighs nothing",
+        "lean: a social post alone weighs nothing",
         OPEN,
         [hit("chirper.example", "social", when=None)],
         10,
         "invalid/no_sources",
         LEAN,
+    ),
+    # Only what was read counts, once per publisher.
+    Row(
+        "unread snippets are leads, not evidence",
+        WINDOW,
+        [
+            replace(hit("europa.eu", "official"), read=False),
+            replace(hit("reuters.com", "wire"), read=False),
+        ],
+        10,
+        "invalid/no_sources",
+    ),
+    Row(
+        "one read page and one unread snippet",
+        WINDOW,
+        [hit("europa.eu", "official"), replace(hit("reuters.com", "wire"), read=False)],
+        10,
+        "invalid/insufficient",
+    ),
+    Row(
+        "a wire story reprinted by two outlets is one source",
+        OPEN,
+        [
+            replace(hit("herald.example", "wire", when=None), syndicated_from="apnews.com"),
+            replace(hit("courier.example", "wire", when=None), syndicated_from="apnews.com"),
+        ],
+        10,
+        "invalid/insufficient",
+    ),
+    Row(
+        "the original and an independent report are two sources",
+        OPEN,
+        [
+            hit("apnews.com", "wire", when=None),
+            replace(hit("courier.example", "wire", when=None), syndicated_from="apnews.com"),
+            hit("europa.eu", "official", when=None),
+        ],
+        1,
+        "true/sufficient",
+    ),
+    # Opposition: a sufficient side with much counted against it is a conflict.
+    Row(
+        "sufficient support against half its weight in refutation",
+        OPEN,
+        [
+            hit("europa.eu", "official", when=None),
+            hit("reuters.com", "wire", when=None),
+            hit("politico.eu", "trade", "refute", when=None),
+            hit("blog.example", "other", "refute", when=None),
+        ],
+        1,
+        "invalid/conflicting",
+        None,
+        0.5,
+    ),
+    Row(
+        "sufficient refutation against a little support",
+        OPEN,
+        [
+            hit("europa.eu", "official", "refute", when=None),
+            hit("reuters.com", "wire", "refute", when=None),
+            hit("blog.example", "other", when=None),
+        ],
+        1,
+        "false/sufficient",
+        None,
+        0.5,
     ),
 ]
 
@@ -315,13 +383,16 @@ def test_the_decision_table(row: Row) -> None:
         max_attempts=10,
         threshold=1.6,
         lean=row.lean,
+        max_opposition=row.max_opposition,
     )
     if row.expected == "need_more_search":
         assert isinstance(decision, NeedMoreSearch)
         return
     assert isinstance(decision, Final)
-    outcome, reason = row.expected.split("/")
+    verdict, _, leans = row.expected.partition("~")
+    outcome, reason = verdict.split("/")
     assert (decision.result.outcome, decision.result.reason) == (outcome, reason)
+    assert (decision.result.lean.outcome if decision.result.lean else "") == leans
 
 
 def test_a_final_result_has_the_agent_result_shape() -> None:
@@ -364,15 +435,93 @@ def test_the_threshold_comes_from_the_caller() -> None:
     assert isinstance(lenient, Final) and lenient.result.outcome == "true"
 
 
-def test_a_leaning_proof_says_the_verdict_is_provisional() -> None:
-    history = SearchHistory(evidence=[hit("europa.eu", "official")], queries=["q"] * 10)
+def test_a_lean_is_a_hint_in_the_proof_never_the_outcome() -> None:
+    history = SearchHistory(evidence=[hit("blog.example", "other")], queries=["q"] * 10)
     decision = decide_from_history(
         task=WINDOW, history=history, attempts=10, max_attempts=10, threshold=1.6, lean=LEAN
     )
     assert isinstance(decision, Final)
-    assert decision.result.reason == "leaning"
-    assert "**Verdict: True**" in decision.result.proof
-    assert "provisional until an editor has reviewed it" in decision.result.proof
+    result = decision.result
+    assert (result.outcome, result.reason) == ("invalid", "insufficient")
+    assert result.lean is not None
+    assert result.lean.text == "leans True: 0.4 from one other site (blog.example)"
+    assert result.lean.as_json()["sources"] == ["blog.example"]
+    assert "**Verdict: Invalid**" in result.proof
+    assert "leans True: 0.4 from one other site" in result.proof
+    assert "not a verdict" in result.proof
+
+
+def test_the_search_can_end_early_when_it_stops_paying() -> None:
+    history = SearchHistory(evidence=[hit("europa.eu", "official")], queries=["q"] * 3)
+    decision = decide_from_history(
+        task=WINDOW, history=history, attempts=3, max_attempts=10, threshold=1.6, final=True
+    )
+    assert isinstance(decision, Final)
+    assert decision.result.outcome == "invalid"
+
+
+def test_a_verdicts_sources_are_its_deciding_side_and_the_rest_is_listed_apart() -> None:
+    hits = [
+        hit("europa.eu", "official"),
+        hit("reuters.com", "wire"),
+        hit("blog.example", "other", "refute"),
+        hit("politico.eu", "trade", "neutral"),
+        hit("news.example", "other", when=OUTSIDE),
+    ]
+    decision = decide_from_history(
+        task=WINDOW,
+        history=SearchHistory(evidence=hits, queries=["q"]),
+        attempts=1,
+        max_attempts=10,
+        threshold=1.6,
+    )
+    assert isinstance(decision, Final) and decision.result.outcome == "true"
+    result = decision.result
+    assert [s.publisher for s in result.sources] == ["europa.eu", "reuters.com"]
+    assert {s.stance for s in result.sources} == {"support"}
+    apart = {s.publisher: s.stance for s in result.unsided}
+    assert apart == {"blog.example": "refute", "politico.eu": "no side", "news.example": "support"}
+    assert "**Sources that support the claim**" in result.proof
+    assert "**Also read, not counted**" in result.proof
+    assert "No sources found" not in result.proof
+
+
+def test_a_conflict_lists_both_sides() -> None:
+    hits = [
+        hit("europa.eu", "official", when=None),
+        hit("reuters.com", "wire", when=None),
+        hit("gov.example", "official", "refute", when=None),
+        hit("afp.com", "wire", "refute", when=None),
+    ]
+    decision = decide_from_history(
+        task=OPEN,
+        history=SearchHistory(evidence=hits),
+        attempts=1,
+        max_attempts=10,
+        threshold=1.6,
+    )
+    assert isinstance(decision, Final)
+    assert decision.result.reason == "conflicting"
+    assert {s.stance for s in decision.result.sources} == {"support", "refute"}
+
+
+def test_no_sources_is_said_only_when_nothing_was_read() -> None:
+    decision = decide_from_history(
+        task=OPEN, history=SearchHistory(), attempts=10, max_attempts=10, threshold=1.6
+    )
+    assert isinstance(decision, Final)
+    assert "No sources found." in decision.result.proof
+    neutral = decide_from_history(
+        task=OPEN,
+        history=SearchHistory(evidence=[hit("politico.eu", "trade", "neutral", when=None)]),
+        attempts=10,
+        max_attempts=10,
+        threshold=1.6,
+    )
+    assert isinstance(neutral, Final)
+    assert neutral.result.reason == "no_sources"
+    assert "No sources found." not in neutral.result.proof
+    assert [s.stance for s in neutral.result.unsided] == ["no side"]
 
 
 def test_the_rendered_proof_shows_script_tags_as_text() -> None:

@@ -256,11 +256,9 @@ LONE_OFFICIAL = next(c for c in CLAIMS if c.text.startswith("The Union Medicines
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(
-    ("lean_score", "expected"), [(0.4, ("true", "leaning")), (None, ("invalid", "insufficient"))]
-)
-def test_a_claim_short_of_the_agreement_score_leans_only_while_leaning_is_on(
-    settings: Any, tmp_path: Path, lean_score: float | None, expected: tuple[str, str]
+@pytest.mark.parametrize("lean_score", [0.4, None])
+def test_a_claim_short_of_the_agreement_score_is_invalid_and_its_lean_only_a_hint(
+    settings: Any, tmp_path: Path, lean_score: float | None
 ) -> None:
     config = yaml.safe_load(Path(settings.CLAIMCHECK_CONFIG).read_text(encoding="utf-8"))
     config.setdefault("budgets", {})["lean_score"] = lean_score
@@ -271,7 +269,59 @@ def test_a_claim_short_of_the_agreement_score_leans_only_while_leaning_is_on(
     verdict = claim_pipeline_run(claim_id=created.pk)
 
     assert verdict is not None
-    assert (verdict.outcome, verdict.reason) == expected
+    assert (verdict.outcome, verdict.reason) == ("invalid", "insufficient")
     assert 0 < verdict.support_total < 1.6 and verdict.refute_total == 0
-    provisional = "provisional until an editor has reviewed it" in verdict.proof_markdown
-    assert provisional == (lean_score is not None)
+    if lean_score is None:
+        assert verdict.lean is None
+        assert "leans" not in verdict.proof_markdown
+    else:
+        assert verdict.lean is not None
+        assert verdict.lean["outcome"] == "true"
+        assert (
+            verdict.lean["text"]
+            == "leans True: 1.0 from one official source (medicines-agency.example)"
+        )
+        assert "leans True" in verdict.proof_markdown
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "claim", [c for c in CLAIMS if c.expected != "invalid"], ids=lambda c: c.text[:40]
+)
+def test_a_decided_demo_claims_sources_all_took_its_side_and_were_read(claim: DemoClaim) -> None:
+    demo_load()
+    created, _ = claim_submit(
+        text=claim.text,
+        timeframe_start=claim.timeframe_start,
+        timeframe_end=claim.timeframe_end,
+        source_channel=claim.source_channel,
+        enqueue=False,
+    )
+    verdict = claim_pipeline_run(claim_id=created.pk)
+    assert verdict is not None
+    side = "support" if claim.expected == "true" else "refute"
+    assert verdict.sources, verdict.proof_markdown
+    assert {s["stance"] for s in verdict.sources} == {side}
+    assert len({s["publisher"] for s in verdict.sources}) >= 2
+    assert "No sources found" not in verdict.proof_markdown
+    hubs = {url for url, page in _pages_by_url().items() if page.metadata.get("hub")}
+    assert not hubs & {s["url"] for s in verdict.sources}
+    assert not hubs & {s["url"] for s in verdict.unsided}
+
+
+def _pages_by_url() -> dict[str, Page]:
+    return {page.url: page for page in Page.objects.all()}
+
+
+@pytest.mark.django_db
+def test_the_corpus_listing_pages_are_read_as_hubs_and_nothing_else_is() -> None:
+    demo_load()
+    hubs = sorted(url for url, page in _pages_by_url().items() if page.metadata.get("hub"))
+    assert hubs == sorted(
+        canonicalize_url(url)
+        for url in (
+            "https://borealis-space.example/news/",
+            "https://council.example/press/",
+            "https://stats-office.example/releases/",
+        )
+    )

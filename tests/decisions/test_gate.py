@@ -130,7 +130,7 @@ def test_an_official_page_far_less_about_the_claim_than_another_result_is_passed
     ]
 
 
-def test_it_decides_only_when_snippets_suffice_and_refines_when_the_budget_is_spent() -> None:
+def test_it_verifies_when_snippets_would_suffice_and_refines_when_the_budget_is_spent() -> None:
     scored = score_leads(leads=[lead("https://council.example/press")], task=TASK)
 
     def gate(*, sufficient: bool, crawls_left: int) -> str:
@@ -144,6 +144,6 @@ def test_it_decides_only_when_snippets_suffice_and_refines_when_the_budget_is_sp
         )
         return decision.status
 
-    assert gate(sufficient=True, crawls_left=4) == "decide"
+    assert gate(sufficient=True, crawls_left=4) == "verify"
     assert gate(sufficient=False, crawls_left=4) == "crawl"
     assert gate(sufficient=False, crawls_left=0) == "refine"

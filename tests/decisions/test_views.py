@@ -449,6 +449,59 @@ def test_an_override_with_a_reason_changes_the_outcome_and_is_kept_in_the_histor
     assert "The ministry retracted it." in body and "edna" in body
 
 
+def test_after_an_override_the_verdict_card_and_proof_lead_with_the_editors_outcome(
+    editor_client: Client,
+) -> None:
+    verdict: Any = VerdictFactory(
+        outcome=Outcome.FALSE,
+        claim__outcome=Outcome.FALSE,
+        proof_markdown="**Claim:** The ferry runs.\n\n**Verdict: False**, because enough agree.",
+    )
+    editor_client.post(
+        reverse("claim_override", args=[verdict.claim.pk]),
+        {"outcome": "invalid", "reason": "The sources describe another ferry."},
+        headers=HX,
+    )
+
+    page = text(editor_client.get(reverse("claim_detail", args=[verdict.claim.pk])))
+
+    card = page[page.index('id="verdict-reason"') :]
+    card = card[: card.index("</p>")]
+    assert "Editor verdict: Invalid" in card and "was False" in card
+    proof = page[page.index('class="proof"') :]
+    assert proof.index("Editor verdict: Invalid") < proof.index("Pipeline verdict: False")
+    assert "<strong>Verdict: False</strong>" not in page
+    assert "The sources describe another ferry." in proof
+
+
+def test_an_override_to_the_same_outcome_is_refused_with_its_reason(editor_client: Client) -> None:
+    verdict: Any = VerdictFactory(outcome=Outcome.TRUE)
+    response = editor_client.post(
+        reverse("claim_override", args=[verdict.claim.pk]),
+        {"outcome": "true", "reason": "Looks right."},
+        headers=HX,
+    )
+    assert response.status_code == 422
+    assert "already True" in text(response)
+    assert Override.objects.count() == 0
+
+
+def test_an_invalid_verdict_shows_where_its_evidence_leans(editor_client: Client) -> None:
+    verdict: Any = VerdictFactory(
+        outcome=Outcome.INVALID,
+        reason="insufficient",
+        lean={
+            "outcome": "false",
+            "weight": 0.4,
+            "sources": ["blog.example"],
+            "text": "leans False: 0.4 from one other site (blog.example)",
+        },
+    )
+    page = text(editor_client.get(reverse("claim_detail", args=[verdict.claim.pk])))
+    hint = page[page.index('id="verdict-lean"') :]
+    assert "leans False: 0.4 from one other site (blog.example)" in hint[: hint.index("</p>")]
+
+
 def test_an_override_without_a_reason_is_refused_with_422(editor_client: Client) -> None:
     verdict: Any = VerdictFactory(outcome=Outcome.TRUE)
     response = editor_client.post(

@@ -28,6 +28,8 @@ FAKE_DNS: dict[str, list[str]] = {
     "blocked.example.com": ["93.184.216.36"],
     "internal.example.org": ["10.1.2.3"],
     "factchecktools.googleapis.com": ["142.250.74.10"],
+    "herald.example": ["93.184.216.40"],
+    "courier.example": ["93.184.216.41"],
 }
 
 

@@ -10,17 +10,25 @@ import pytest
 import respx
 
 from claimcheck.models import Claim
-from evidence.collect import Lead, collect_evidence, snippet_evidence
+from evidence.collect import Lead, collect_evidence, snippet_evidence, snippet_verify
+from evidence.fetching import page_fetch
 from evidence.models import (
     ContentDepth,
     Domain,
     Evidence,
     Method,
+    Page,
     Stance,
     Tier,
     VerificationStatus,
 )
-from tests.evidence.factories import DeniedDomainFactory, article_html, install_fake_dns
+from harvester.canonical import canonicalize_url
+from tests.evidence.factories import (
+    ARTICLE_TEXT,
+    DeniedDomainFactory,
+    article_html,
+    install_fake_dns,
+)
 from tests.factories import ClaimFactory
 
 pytestmark = pytest.mark.django_db
@@ -96,7 +104,9 @@ def test_a_readable_page_becomes_evidence_with_its_tier_quote_and_event_date(
     assert best.title == "Senate approves the budget"
 
 
-def test_a_dead_page_falls_back_to_the_leads_snippet(web: respx.MockRouter, claim: Claim) -> None:
+def test_a_dead_page_is_not_evidence_even_with_a_snippet(
+    web: respx.MockRouter, claim: Claim
+) -> None:
     web.get(DEAD).respond(404, headers=HTML, text="<h1>Not found</h1>")
     lead = Lead(
         url=DEAD,
@@ -104,15 +114,28 @@ def test_a_dead_page_falls_back_to_the_leads_snippet(web: respx.MockRouter, clai
         snippet="The Senate approved the budget bill on 5 March 2024 by 60 votes to 38 ...",
     )
 
+    assert collect_evidence(claim=claim, leads=[lead], attempt=1) == []
+    assert not Evidence.objects.filter(claim=claim).exists()
+
+
+def test_a_live_page_too_thin_to_read_keeps_its_snippet_as_a_lead_that_does_not_count(
+    web: respx.MockRouter, claim: Claim
+) -> None:
+    web.get(NEWS).respond(200, headers=HTML, text=article_html(title="Budget vote", text="Video."))
+    lead = Lead(
+        url=NEWS,
+        title="Budget vote",
+        snippet="The Senate approved the budget bill on 5 March 2024 by 60 votes to 38 ...",
+    )
+
     [row] = collect_evidence(claim=claim, leads=[lead], attempt=1)
 
-    assert row.content_depth == ContentDepth.SNIPPET
     assert row.method == Method.SNIPPET
-    assert row.http_status == 404
+    assert row.content_depth == ContentDepth.SNIPPET
+    assert row.http_status == 200
     assert row.verification_status == VerificationStatus.FAILED
+    assert not row.was_read
     assert row.source_quote in lead.snippet
-    assert row.tier == Tier.OTHER
-    assert row.weight == 0.4
 
 
 def test_a_dead_page_without_a_snippet_gives_nothing(web: respx.MockRouter, claim: Claim) -> None:
@@ -190,8 +213,8 @@ def test_several_leads_are_fetched_together_and_kept_in_lead_order(
     )
 
     urls = [r.url for r in rows]
-    assert urls.index(NEWS) < urls.index(DEAD) < urls.index(OFFICIAL)
-    assert {r.content_depth for r in rows if r.url == DEAD} == {ContentDepth.SNIPPET}
+    assert urls.index(NEWS) < urls.index(OFFICIAL)
+    assert DEAD not in urls
 
 
 def test_running_twice_does_not_duplicate_evidence_or_refetch(
@@ -265,3 +288,191 @@ def test_a_month_precise_event_date_is_in_window_when_its_month_overlaps(
     [dated] = [r for r in rows if r.event_at is not None]
     assert dated.event_at == datetime(2024, 3, 1, tzinfo=UTC)
     assert dated.in_window is True
+
+
+# --- what is never evidence ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1/budget",
+        "http://2130706433/budget",
+        "http://[::ffff:127.0.0.1]/budget",
+        "http://0x7f.1/budget",
+        "http://localhost/budget",
+        "http://intranet.corp/budget",
+        "http://printer.local/budget",
+    ],
+)
+def test_an_address_or_internal_host_is_never_a_source(
+    web: respx.MockRouter, claim: Claim, url: str
+) -> None:
+    lead = Lead(url=url, snippet="The Senate approved the budget bill on 5 March 2024.")
+
+    assert collect_evidence(claim=claim, leads=[lead], attempt=1) == []
+    assert snippet_evidence(claim=claim, leads=[lead], attempt=1) == []
+    assert not web.calls
+
+
+HUB_HTML = (
+    "<!doctype html><html><head><title>News | Agency</title></head><body>"
+    "<nav><a href='/'>Home</a> <a href='/about'>About</a></nav><main><h1>News</h1>"
+    "<p>Latest releases.</p><ul>"
+    "<li>5 March 2024 <a href='/press/budget'>Senate approves the budget bill by 60 votes</a></li>"
+    "<li>1 March 2024 <a href='/press/rail'>Rail line opens in autumn</a></li>"
+    "<li>20 February 2024 <a href='/press/hospital'>Hospital extension begins</a></li>"
+    "</ul></main></body></html>"
+)
+
+
+def test_a_listing_page_is_never_evidence_nor_a_snippet_lead(
+    web: respx.MockRouter, claim: Claim
+) -> None:
+    hub = "https://agency.example.gov/news/"
+    web.get(hub).respond(200, headers=HTML, text=HUB_HTML)
+    lead = Lead(url=hub, snippet="Senate approves the budget bill by 60 votes. 5 March 2024")
+
+    assert collect_evidence(claim=claim, leads=[lead], attempt=1) == []
+    page = Page.objects.get(url=canonicalize_url(hub))
+    assert page.metadata["hub"] is True
+    assert page.metadata["hub_links"][0] == [
+        "https://agency.example.gov/press/budget",
+        "Senate approves the budget bill by 60 votes",
+    ]
+
+
+def test_an_article_with_links_in_its_text_is_not_a_hub(web: respx.MockRouter) -> None:
+    text = BUDGET_TEXT.replace(
+        "the agency said", "the agency said (<a href='/press/budget'>full release</a>)"
+    )
+    web.get(NEWS).respond(200, headers=HTML, text=article_html(text=text))
+
+    page = page_fetch(url=NEWS)
+
+    assert not page.metadata.get("hub")
+
+
+# --- snippet verification ----------------------------------------------------------------------
+
+
+SNIPPET = "The Senate approved the budget bill on 5 March 2024 by 60 votes to 38."
+
+
+def _snippet_row(claim: Claim, url: str, snippet: str = SNIPPET) -> Evidence:
+    [row] = snippet_evidence(
+        claim=claim, leads=[Lead(url=url, title="Budget", snippet=snippet)], attempt=1
+    )
+    assert row.verification_status == VerificationStatus.UNVERIFIED
+    assert not row.was_read
+    return row
+
+
+def test_a_snippet_found_on_its_live_titled_page_counts(
+    web: respx.MockRouter, claim: Claim
+) -> None:
+    web.get(OFFICIAL).respond(200, headers=HTML, text=_budget_page())
+    row = _snippet_row(claim, OFFICIAL)
+
+    [check] = snippet_verify(
+        claim=claim, rows=[row], leads={OFFICIAL: Lead(url=OFFICIAL, snippet=SNIPPET)}
+    )
+
+    assert check.verified, check.why
+    row.refresh_from_db()
+    assert row.verification_status == VerificationStatus.VERIFIED
+    assert row.was_read
+    assert row.http_status == 200 and row.page is not None
+
+
+@pytest.mark.parametrize(
+    ("status", "body", "why"),
+    [
+        (404, "<h1>Not found</h1>", "not readable"),
+        (200, article_html(title="Senate approves the budget", text=ARTICLE_TEXT), "words"),
+        (200, HUB_HTML, "listing"),
+    ],
+    ids=["dead", "words-missing", "hub"],
+)
+def test_a_snippet_not_found_on_a_live_page_never_counts(
+    web: respx.MockRouter, claim: Claim, status: int, body: str, why: str
+) -> None:
+    web.get(OFFICIAL).respond(status, headers=HTML, text=body)
+    row = _snippet_row(claim, OFFICIAL)
+
+    [check] = snippet_verify(
+        claim=claim, rows=[row], leads={OFFICIAL: Lead(url=OFFICIAL, snippet=SNIPPET)}
+    )
+
+    assert not check.verified and why in check.why
+    row.refresh_from_db()
+    assert row.verification_status == VerificationStatus.FAILED
+    assert not row.was_read
+
+
+def test_a_snippet_behind_a_refused_address_is_never_fetched(
+    web: respx.MockRouter, claim: Claim
+) -> None:
+    row = _snippet_row(claim, OFFICIAL)
+    Evidence.objects.filter(pk=row.pk).update(url="http://10.0.0.7/press/budget")
+    row.refresh_from_db()
+
+    [check] = snippet_verify(claim=claim, rows=[row], leads={})
+
+    assert not check.verified
+    assert not web.calls
+
+
+# --- syndication ---------------------------------------------------------------------------------
+
+
+WIRE_STORY = (
+    "WASHINGTON (AP) — The Senate approved the budget bill on 5 March 2024 by 60 votes to 38. "
+    + BUDGET_TEXT.split(". ", 1)[1]
+)
+
+
+def test_a_wire_byline_makes_a_reprint_count_as_the_wire(
+    web: respx.MockRouter, claim: Claim
+) -> None:
+    web.get(NEWS).respond(200, headers=HTML, text=article_html(text=WIRE_STORY))
+
+    rows = collect_evidence(claim=claim, leads=[Lead(url=NEWS)], attempt=1)
+
+    assert rows
+    assert {Evidence.objects.get(pk=r.pk).syndicated_from for r in rows} == {"apnews.com"}
+
+
+def test_near_copies_of_one_story_on_two_outlets_are_one_source(
+    web: respx.MockRouter, claim: Claim
+) -> None:
+    first, second = "https://herald.example/budget", "https://courier.example/budget-vote"
+    web.get(first).respond(200, headers=HTML, text=_budget_page("Senate passes the budget"))
+    web.get(second).respond(200, headers=HTML, text=_budget_page("Budget clears the Senate"))
+
+    collect_evidence(claim=claim, leads=[Lead(url=first)], attempt=1)
+    collect_evidence(claim=claim, leads=[Lead(url=second)], attempt=1)
+
+    marks = {
+        row.domain: row.syndicated_from
+        for row in Evidence.objects.filter(claim=claim, method=Method.RERANK)
+    }
+    assert marks == {"herald.example": "", "courier.example": "herald.example"}
+
+
+def test_two_outlets_telling_the_story_in_their_own_words_stay_two_sources(
+    web: respx.MockRouter, claim: Claim
+) -> None:
+    own_words = (
+        "Senators voted 60 to 38 on 5 March 2024 to approve the budget bill after a long debate. "
+        "The measure pays for a rail line and raises teachers' salaries. The lower house votes "
+        "next, probably before summer. Critics in the opposition warned about revenue. The "
+        "minister insisted the deficit would shrink within three years."
+    )
+    first, second = "https://herald.example/budget", "https://courier.example/budget-vote"
+    web.get(first).respond(200, headers=HTML, text=_budget_page())
+    web.get(second).respond(200, headers=HTML, text=article_html(text=own_words))
+
+    collect_evidence(claim=claim, leads=[Lead(url=first), Lead(url=second)], attempt=1)
+
+    assert not Evidence.objects.filter(claim=claim).exclude(syndicated_from="").exists()
