@@ -20,8 +20,9 @@ logger = logging.getLogger(__name__)
 
 # Depth thresholds: more than this many characters of text is a full read, ...
 FULL_CHARS = 500
-# ... more than this is a partial one; less falls back to the search snippet.
-PARTIAL_CHARS = 100
+# ... more than this (a sentence of the page's own) is a partial one, read like any other;
+# less falls back to the search snippet, a lead that cannot be checked against the page.
+PARTIAL_CHARS = 40
 # Raw HTML kept for re-extraction, in characters.
 HTML_KEEP_CHARS = 500_000
 RETRY_DELAY_S = 0.5

@@ -121,7 +121,9 @@ def test_a_dead_page_is_not_evidence_even_with_a_snippet(
 def test_a_live_page_too_thin_to_read_keeps_its_snippet_as_a_lead_that_does_not_count(
     web: respx.MockRouter, claim: Claim
 ) -> None:
-    web.get(NEWS).respond(200, headers=HTML, text=article_html(title="Budget vote", text="Video."))
+    web.get(NEWS).respond(
+        200, headers=HTML, text="<html><head><title>Budget vote</title></head><p>Video.</p></html>"
+    )
     lead = Lead(
         url=NEWS,
         title="Budget vote",

@@ -31,6 +31,7 @@ from evidence.fetching import (
     reading,
 )
 from evidence.fetching.firecrawl import FirecrawlFetcher
+from evidence.fetching.reading import PARTIAL_CHARS
 from evidence.models import ContentDepth, Page, VerificationStatus
 from harvester.models import LocalDocument
 from tests.evidence.factories import (
@@ -114,7 +115,7 @@ def test_a_short_page_keeps_the_partial_text_it_has(web: respx.MockRouter) -> No
 
     assert page.content_depth == ContentDepth.PARTIAL
     assert page.verification_status == VerificationStatus.VERIFIED
-    assert 100 < page.scraped_chars <= 500
+    assert PARTIAL_CHARS < page.scraped_chars <= 500
 
 
 def test_a_page_with_almost_no_text_falls_back_to_the_search_snippet(
