@@ -35,6 +35,7 @@ from decisions.decide import (
 from decisions.gate import (
     AUTHORITATIVE,
     MIN_CRAWL_RELEVANCE,
+    RELATIVE_CRAWL_RELEVANCE,
     GateDecision,
     ScoredLead,
     score_leads,
@@ -580,9 +581,11 @@ def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
     return verdict
 
 
-def _worth_reading(scored: list[ScoredLead]) -> set[str]:
-    """The results of one search that could be read and are enough about the claim."""
-    return {_canonical(s.lead.url) for s in scored if s.worth_reading}
+def _worth_reading(scored: list[ScoredLead], best: float) -> set[str]:
+    """The results of one search that could be read and are above the relevance floor: the
+    gate's own floor, relative to the best relevance seen so far in this claim's searches."""
+    floor = max(MIN_CRAWL_RELEVANCE, RELATIVE_CRAWL_RELEVANCE * best)
+    return {_canonical(s.lead.url) for s in scored if s.usable and s.relevance >= floor}
 
 
 def _loop(run: _Run) -> Verdict:
@@ -600,6 +603,7 @@ def _loop(run: _Run) -> Verdict:
     sent: set[str] = set()
     snippets: list[str] = []
     seen: set[str] = set()
+    best = 0.0
     dry = 0
     schema, tweak = base, "first query"
     for attempt in range(1, budgets.max_queries + 1):
@@ -617,7 +621,8 @@ def _loop(run: _Run) -> Verdict:
         scored = score_leads(leads=leads, task=run.task)
         authoritative = [s.lead for s in scored if s.usable and s.tier in AUTHORITATIVE]
         snippet_evidence(claim=run.claim, leads=authoritative, attempt=run.global_attempt(attempt))
-        new = _worth_reading(scored) - seen
+        best = max([best, *(s.relevance for s in scored if s.usable)])
+        new = _worth_reading(scored, best) - seen
         seen |= new
         dry = 0 if new else dry + 1
         gate = _gate_step(run, attempt, scored)
