@@ -1,10 +1,11 @@
 """The deterministic stance scorer: how far one sentence bears on the claim, and which way.
 
 Relevance is token coverage of the claim blended with embedding cosine. A relevant sentence
-refutes when it contradicts the claim: a polarity flip (negation or a refutation word), an
-antonym of a claim word, a different number for the same unit, or an event date outside the
-claim's timeframe. Otherwise a sufficiently relevant sentence supports. Hedged sentences lose
-confidence. The thresholds were set on half of CLIMATE-FEVER and checked on the other half
+refutes when it contradicts the claim: a polarity flip (a negation that governs the claim's
+words, not one in a clause about something else, or a refutation word), an antonym of a claim
+word, a different number for the same unit, or an event date outside the claim's timeframe.
+Otherwise a sufficiently relevant sentence supports. Hedged sentences lose confidence. The
+thresholds were set on half of CLIMATE-FEVER and checked on the other half
 (bench/stance_bench.py).
 """
 
@@ -17,7 +18,7 @@ from datetime import date, datetime, timedelta
 from evidence.dates import DatedMention, find_text_dates
 from evidence.models import Confidence, Stance
 from evidence.rerank import tokens
-from evidence.stance import signals
+from evidence.stance import clauses, signals
 
 # Below this relevance a sentence is about something else.
 RELEVANT = 0.38
@@ -40,6 +41,8 @@ _WEIGHTS = {
 class ClaimSignals:
     text: str
     tokens: frozenset[str]
+    # The claim's tokens grouped by word family, as the negation-scope checks compare them.
+    words: frozenset[str]
     quantities: list[signals.Quantity]
     negated: bool
     refutation_words: frozenset[str]
@@ -47,11 +50,13 @@ class ClaimSignals:
 
     @classmethod
     def of(cls, text: str, start: datetime | None, end: datetime | None) -> ClaimSignals:
+        words = frozenset(clauses.content_words(text))
         return cls(
             text=text,
             tokens=frozenset(tokens(text)),
+            words=words,
             quantities=signals.quantities(text),
-            negated=signals.negated(text),
+            negated=clauses.governing_negation(text, words),
             refutation_words=frozenset(signals.refutation_words(text)),
             timeframe=(start.date() if start else None, end.date() if end else None),
         )
@@ -127,7 +132,7 @@ def judge(
     against = 0.0
     support_bonus = 0.0
 
-    if signals.negated(passage) != claim.negated:
+    if clauses.governing_negation(passage, claim.words) != claim.negated:
         reasons.append("polarity")
     refuting = signals.refutation_words(passage) - claim.refutation_words
     if refuting:

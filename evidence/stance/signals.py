@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from evidence.rerank import stem, tokens
+from evidence.stance.clauses import NEGATIONS
 
 _NUMBER = re.compile(
     r"(?<![\w.])(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*"
@@ -73,12 +74,6 @@ def number_agreement(claim: list[Quantity], passage: list[Quantity]) -> tuple[in
     return matches, mismatches
 
 
-NEGATIONS = frozenset(
-    (
-        "not no never cannot neither nor none nothing nobody nowhere without lack lacks lacking "
-        "fail fails failed unable"
-    ).split()
-)
 # Words that call a statement false or doubtful rather than negating a clause.
 REFUTATIONS = frozenset(
     stem(word)
@@ -125,16 +120,10 @@ for _left, _right in _ANTONYM_PAIRS:
     ANTONYMS.setdefault(stem(_right), set()).add(stem(_left))
 
 _WORDS = re.compile(r"[a-z]+(?:'t)?")
-_NOT_ONLY = re.compile(r"\bnot only\b|\bno doubt\b|\bnot just\b", re.IGNORECASE)
 
 
 def words(text: str) -> list[str]:
     return _WORDS.findall(text.lower())
-
-
-def negated(text: str) -> bool:
-    cleaned = _NOT_ONLY.sub(" ", text)
-    return any(w in NEGATIONS or w.endswith("n't") for w in words(cleaned))
 
 
 def refutation_words(text: str) -> set[str]:
