@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from evidence.rerank import stem, tokens
-from evidence.stance.clauses import NEGATIONS
+from evidence.rerank import STOPWORDS, stem, tokens
+from evidence.stance.clauses import NEGATIONS, family
 
 _NUMBER = re.compile(
     r"(?<![\w.])(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*"
@@ -21,11 +21,43 @@ _NUMBER_WORDS = {
 }  # fmt: skip
 
 
+# "no deaths", "zero cases", "none of the passengers": a count of nothing. "No one" and
+# "nobody" are not counts of anything ("No one expected 300 cases"); the negation check reads
+# them.
+_ZERO = re.compile(
+    r"\b(?:zero|no|not\s+a\s+single|none\s+of(?:\s+(?:the|its|their|these|those))?)(?=\s+[a-z])",
+    re.IGNORECASE,
+)
+_NOT_COUNTED = frozenset("one longer doubt matter less fewer sooner way".split())
+_FOLLOWING_WORD = re.compile(r"\s+([a-z][a-z'-]*)", re.IGNORECASE)
+_COUNTED_REACH = 3
+# Words that describe a count without saying what is counted ("no new funding" is not "300 new
+# cases").
+_GENERIC = frozenset(
+    stem(word)
+    for word in "new more other further additional total confirmed reported known".split()
+)
+
+
 @dataclass(frozen=True)
 class Quantity:
     value: float
     unit: str  # "%", a following word (stemmed), or "" when bare
     is_year: bool
+    # What is counted: the words right after the number, by word family ("people died").
+    counted: frozenset[str] = frozenset()
+
+
+def _counted(text: str, position: int) -> frozenset[str]:
+    """The content words that run on from `position` up to a stop word or punctuation."""
+    found: set[str] = set()
+    for _ in range(_COUNTED_REACH):
+        match = _FOLLOWING_WORD.match(text, position)
+        if match is None or match[1].lower() in STOPWORDS:
+            break
+        found.add(family(stem(match[1].lower())))
+        position = match.end()
+    return frozenset(found)
 
 
 def quantities(text: str) -> list[Quantity]:
@@ -49,10 +81,23 @@ def quantities(text: str) -> list[Quantity]:
         elif unit not in ("%", ""):
             unit = stem(unit)
         is_year = unit in ("", "s") and 1800 <= value <= 2100 and "." not in raw and "," not in raw
-        found.append(Quantity(value=value, unit=unit if not is_year else "year", is_year=is_year))
-    for word in re.findall(r"[a-z]+", text.lower()):
-        if word in _NUMBER_WORDS:
-            found.append(Quantity(value=float(_NUMBER_WORDS[word]), unit="", is_year=False))
+        found.append(
+            Quantity(
+                value=value,
+                unit=unit if not is_year else "year",
+                is_year=is_year,
+                counted=_counted(text, match.end("value")),
+            )
+        )
+    for word in re.finditer(r"[a-z]+", text, re.IGNORECASE):
+        if word[0].lower() in _NUMBER_WORDS:
+            value = float(_NUMBER_WORDS[word[0].lower()])
+            found.append(Quantity(value, "", is_year=False, counted=_counted(text, word.end())))
+    for zero in _ZERO.finditer(text):
+        counted = _counted(text, zero.end())
+        next_word = _FOLLOWING_WORD.match(text, zero.end())
+        if counted and next_word is not None and next_word[1].lower() not in _NOT_COUNTED:
+            found.append(Quantity(0.0, "", is_year=False, counted=counted))
     return found
 
 
@@ -60,16 +105,30 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= max(abs(a), abs(b)) * 0.05
 
 
+def _same_thing(a: Quantity, b: Quantity) -> bool:
+    return bool((a.counted & b.counted) - _GENERIC)
+
+
 def number_agreement(claim: list[Quantity], passage: list[Quantity]) -> tuple[int, int]:
     """(matches, mismatches) between the claim's quantities and the passage's. A mismatch is a
     passage quantity of the same unit as a claim quantity, with a different value, when no
-    passage quantity of that unit has the claim's value. Years are left to the date checks."""
+    passage quantity of that unit has the claim's value. A count of nothing ("no deaths")
+    against a count of the same thing ("five people died") is a mismatch too. Years are left
+    to the date checks."""
     matches = mismatches = 0
+    counts = [q for q in passage if not q.is_year]
     for wanted in (q for q in claim if not q.is_year):
-        same_unit = [q for q in passage if not q.is_year and q.unit == wanted.unit]
-        if any(_close(q.value, wanted.value) for q in passage if not q.is_year):
+        zeros = [q for q in counts if q.value == 0 and _same_thing(q, wanted)]
+        if wanted.value == 0:
+            if zeros:
+                matches += 1
+            elif any(q.value > 0 and _same_thing(q, wanted) for q in counts):
+                mismatches += 1
+            continue
+        same_unit = [q for q in counts if q.unit == wanted.unit]
+        if any(_close(q.value, wanted.value) for q in counts):
             matches += 1
-        elif same_unit and wanted.unit:
+        elif (same_unit and wanted.unit) or zeros:
             mismatches += 1
     return matches, mismatches
 
