@@ -132,17 +132,19 @@ def judge(
     against = 0.0
     support_bonus = 0.0
 
+    agreement = signals.number_agreement(claim.quantities, signals.quantities(passage))
     if clauses.governing_negation(passage, claim.words) != claim.negated:
-        reasons.append("polarity")
+        # "A third could not be attributed" against "two-thirds were": the negation is of the
+        # rest of the whole, which agrees with the claim.
+        reasons.append("complement" if agreement.complements else "polarity")
     refuting = signals.refutation_words(passage) - claim.refutation_words
     if refuting:
         reasons.append("refutation_word")
     if signals.antonym_clash(claim.text, passage):
         reasons.append("antonym")
-    matches, mismatches = signals.number_agreement(claim.quantities, signals.quantities(passage))
-    if mismatches and not matches:
+    if agreement.mismatches and not agreement.matches:
         reasons.append("number_mismatch")
-    elif matches:
+    elif agreement.matches:
         support_bonus += 0.1
         reasons.append("number_match")
     if mention is not None and any(claim.timeframe):
