@@ -358,3 +358,16 @@ def sentence_spans(text: str, *, max_chars: int = 600) -> list[tuple[int, int]]:
         if boundary is not None:
             start = boundary.end()
     return spans
+
+
+def next_sentence(text: str, position: int, *, max_chars: int = 300) -> tuple[int, int] | None:
+    """(start, end) of the sentence that follows `position`, however short ("This is false.");
+    None at the end of the text or when no sentence ends within max_chars."""
+    start = len(text) - len(text[position:].lstrip())
+    if start >= len(text):
+        return None
+    boundary = _SENTENCE_BREAK.search(text, start, start + max_chars)
+    end = boundary.start() if boundary is not None else len(text)
+    if end - start > max_chars or end <= start:
+        return None
+    return start, len(text[:end].rstrip())
