@@ -15,9 +15,9 @@ from claimcheck import llm
 from evidence.dates import find_text_dates
 from evidence.models import Confidence, Method, Stance
 from evidence.rerank import ScoredChunk, cosine_to_first
-from evidence.stance import reader
+from evidence.stance import attribution, reader
 from evidence.stance.scorer import ClaimSignals, Judgement, answered, judge, judge_answer
-from evidence.stance.signals import sentence_spans
+from evidence.stance.signals import next_sentence, sentence_spans
 
 logger = logging.getLogger(__name__)
 
@@ -104,6 +104,9 @@ def _score_page(
             answer = _answered_question(page_text, span, signals, reference)
             if answer is not None and (best is None or _better(answer[1], best[1])):
                 best = answer
+            debunk = _debunked(page_text, span, signals, cosine_of.get(span), reference)
+            if debunk is not None and _better(debunk[1], best[1]):
+                best = debunk
         if best is None:
             continue
         (start, end), verdict = best
@@ -156,6 +159,29 @@ def _answered_question(
     return (line_start + len(line) - len(line.lstrip()), end), verdict
 
 
+def _debunked(
+    text: str,
+    span: tuple[int, int],
+    signals: ClaimSignals,
+    cosine: float | None,
+    reference: date | None,
+) -> tuple[tuple[int, int], Judgement] | None:
+    """A sentence that repeats a rumour ("A viral post claims that ...") followed by one that
+    debunks it ("This is false."), judged together as a refutation; the quote runs over both."""
+    start, end = span
+    if not attribution.attributed(text[start:end]):
+        return None
+    following = next_sentence(text, end)
+    if following is None:
+        return None
+    if not attribution.debunk_cues(text[following[0] : following[1]]) - signals.debunk_cues:
+        return None
+    verdict = judge(signals, text[start : following[1]], cosine=cosine, reference=reference)
+    if verdict.stance != Stance.REFUTE:
+        return None
+    return (start, following[1]), verdict
+
+
 def _better(candidate: Judgement, current: Judgement) -> bool:
     """A decided sentence beats a neutral one; among decided ones the sentence more about the
     claim wins (a refutation scores below a support of the same relevance, so the score alone
@@ -201,6 +227,11 @@ def assess_snippet(
         )
         if best is None or _better(verdict, best[1]):
             best = (span, verdict)
+        debunk = _debunked(
+            text, span, signals, cosines[index] if cosines is not None else None, reference
+        )
+        if debunk is not None and _better(debunk[1], best[1]):
+            best = debunk
     assert best is not None  # spans is never empty
     (start, end), verdict = best
     confidence = Confidence.MEDIUM if verdict.confidence == Confidence.HIGH else verdict.confidence

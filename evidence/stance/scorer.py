@@ -1,11 +1,13 @@
 """The deterministic stance scorer: how far one sentence bears on the claim, and which way.
 
 Relevance is token coverage of the claim blended with embedding cosine. A relevant sentence
-refutes when it contradicts the claim: a polarity flip (negation or a refutation word), an
-antonym of a claim word, a different number for the same unit, or an event date outside the
-claim's timeframe. Otherwise a sufficiently relevant sentence supports. Hedged sentences lose
-confidence. The thresholds were set on half of CLIMATE-FEVER and checked on the other half
-(bench/stance_bench.py).
+refutes when it contradicts the claim: a polarity flip (a negation that governs the claim's
+words, not one in a clause about something else, or a refutation word), an antonym of a claim
+word, a different number for the same unit, or an event date outside the claim's timeframe.
+A sentence that hands the claim to a rumour or a post ("A viral post claims that ...") asserts
+nothing unless it, or the sentence after it, debunks it; then it refutes. Otherwise a
+sufficiently relevant sentence supports. Hedged sentences lose confidence. The thresholds were
+set on half of CLIMATE-FEVER and checked on the other half (bench/stance_bench.py).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from datetime import date, datetime, timedelta
 from evidence.dates import DatedMention, find_text_dates
 from evidence.models import Confidence, Stance
 from evidence.rerank import tokens
-from evidence.stance import signals
+from evidence.stance import attribution, clauses, signals
 
 # Below this relevance a sentence is about something else.
 RELEVANT = 0.38
@@ -33,6 +35,7 @@ _WEIGHTS = {
     "antonym": 0.5,
     "number_mismatch": 0.6,
     "date_outside": 0.6,
+    "debunked": 0.6,
 }
 
 
@@ -40,19 +43,25 @@ _WEIGHTS = {
 class ClaimSignals:
     text: str
     tokens: frozenset[str]
+    # The claim's tokens grouped by word family, as the negation-scope checks compare them.
+    words: frozenset[str]
     quantities: list[signals.Quantity]
     negated: bool
     refutation_words: frozenset[str]
+    debunk_cues: frozenset[str]
     timeframe: tuple[date | None, date | None]
 
     @classmethod
     def of(cls, text: str, start: datetime | None, end: datetime | None) -> ClaimSignals:
+        words = frozenset(clauses.content_words(text))
         return cls(
             text=text,
             tokens=frozenset(tokens(text)),
+            words=words,
             quantities=signals.quantities(text),
-            negated=signals.negated(text),
+            negated=clauses.governing_negation(text, words),
             refutation_words=frozenset(signals.refutation_words(text)),
+            debunk_cues=frozenset(attribution.debunk_cues(text)),
             timeframe=(start.date() if start else None, end.date() if end else None),
         )
 
@@ -127,17 +136,23 @@ def judge(
     against = 0.0
     support_bonus = 0.0
 
-    if signals.negated(passage) != claim.negated:
-        reasons.append("polarity")
+    # A rumour repeated to be knocked down: its content is read without the debunk phrases, whose
+    # "no" or "not" speak of the rumour rather than negate the claim.
+    reported = attribution.attributed(passage)
+    content = attribution.without_debunk_phrases(passage) if reported else passage
+    agreement = signals.number_agreement(claim.quantities, signals.quantities(content))
+    if clauses.governing_negation(content, claim.words) != claim.negated:
+        # "A third could not be attributed" against "two-thirds were": the negation is of the
+        # rest of the whole, which agrees with the claim.
+        reasons.append("complement" if agreement.complements else "polarity")
     refuting = signals.refutation_words(passage) - claim.refutation_words
-    if refuting:
+    if refuting and not reported:
         reasons.append("refutation_word")
-    if signals.antonym_clash(claim.text, passage):
+    if signals.antonym_clash(claim.text, content):
         reasons.append("antonym")
-    matches, mismatches = signals.number_agreement(claim.quantities, signals.quantities(passage))
-    if mismatches and not matches:
+    if agreement.mismatches and not agreement.matches:
         reasons.append("number_mismatch")
-    elif matches:
+    elif agreement.matches:
         support_bonus += 0.1
         reasons.append("number_match")
     if mention is not None and any(claim.timeframe):
@@ -146,12 +161,15 @@ def judge(
             reasons.append("date_inside")
         else:
             reasons.append("date_outside")
+    if reported:
+        reasons = _reported(claim, passage, reasons)
     against = sum(_WEIGHTS.get(reason, 0.0) for reason in reasons)
     is_hedged = signals.hedged(passage)
 
-    if rel < RELEVANT or (_is_question(passage) and not asserted):
+    if rel < RELEVANT or (_is_question(passage) and not asserted) or "attributed" in reasons:
         # A question ("Did the council approve it?") repeats the claim's words while asserting
-        # nothing, so however relevant it is, it neither supports nor refutes.
+        # nothing, so however relevant it is, it neither supports nor refutes; nor does a
+        # sentence that only reports what a rumour or a post says.
         return Judgement(
             Stance.NEUTRAL, round(rel, 4), Confidence.LOW, rel, when, source, reasons, precision
         )
@@ -167,6 +185,19 @@ def judge(
         )
     confidence = _confidence(score, is_hedged, reasons)
     return Judgement(stance, round(score, 4), confidence, rel, when, source, reasons, precision)
+
+
+_CONTRADICTIONS = frozenset(("polarity", "antonym", "number_mismatch", "date_outside"))
+
+
+def _reported(claim: ClaimSignals, passage: str, reasons: list[str]) -> list[str]:
+    """The reasons for a passage that hands its content to a rumour or a post. Debunked, it
+    refutes the claim it repeats; otherwise it asserts nothing. A debunked version that
+    itself contradicts the claim (another number, the opposite polarity) says nothing clear."""
+    debunked = bool(attribution.debunk_cues(passage) - claim.debunk_cues)
+    if debunked and not _CONTRADICTIONS & set(reasons):
+        return [*reasons, "debunked"]
+    return [*(r for r in reasons if r not in _CONTRADICTIONS), "attributed"]
 
 
 # English asks a yes / no question by putting the auxiliary first ("Did the council ...",
