@@ -86,8 +86,8 @@ class BudgetConfig(_Strict):
     # A sufficient side with more than this share of its weight counted against it is a
     # conflict (Invalid), not a verdict (None: any opposition short of sufficiency is allowed).
     max_opposition: Annotated[float, Field(ge=0, le=1)] | None = 0.5
-    # Stop searching after this many attempts in a row find nothing new worth reading.
-    dry_attempts: Annotated[int, Field(ge=1, le=50)] = 2
+    # Stop searching once this many refinements in a row find nothing new worth reading.
+    dry_attempts: Annotated[int, Field(ge=1, le=50)] = 1
     daily_usd: Annotated[float, Field(ge=0)] = 5.0
     monthly_usd: Annotated[float, Field(ge=0)] = 100.0
     dedupe_window_hours: Annotated[int, Field(ge=0)] = 24

@@ -624,7 +624,9 @@ def _loop(run: _Run) -> Verdict:
         best = max([best, *(s.relevance for s in scored if s.usable)])
         new = _worth_reading(scored, best) - seen
         seen |= new
-        dry = 0 if new else dry + 1
+        # A refinement pays when it finds something new worth reading; the first search has
+        # nothing to be compared with.
+        dry = 0 if new or attempt == 1 else dry + 1
         gate = _gate_step(run, attempt, scored)
         if gate.status == "verify":
             _verify_step(run, attempt, leads)

@@ -81,6 +81,8 @@ def paid_search(settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     base.reset_provider_state()
     config = yaml.safe_load((Path(settings.BASE_DIR) / "claimcheck/default.yaml").read_text())
     config["search"]["cascade_order"] = ["local", "searxng"]
+    # Search until the budget is spent, so that there are many steps to interrupt.
+    config["budgets"]["dry_attempts"] = config["budgets"]["max_queries"]
     config["search"]["providers"]["searxng"] = {
         "base_url": f"https://{SEARCH_HOST}",
         "cost_per_query_usd": 0.01,

@@ -145,9 +145,26 @@ def test_search_stops_once_refinements_find_nothing_new(web: Any) -> None:
 
     claim, verdict = _run()
 
-    # The first search finds the page; two refinements in a row find nothing new.
-    assert route.call_count == 3
-    assert claim.queries_used == 3
+    # The first search finds the page; the first refinement finds nothing new.
+    assert route.call_count == 2
+    assert claim.queries_used == 2
     assert verdict.outcome == "invalid"
     assert verdict.lean is not None and verdict.lean["outcome"] == "true"
     assert claim.events.filter(kind=EventKind.DECISION, message__contains="stopped paying")
+
+
+def test_with_more_dry_attempts_allowed_search_goes_on_longer(
+    web: Any, settings: Any, tmp_path: Path
+) -> None:
+    config = yaml.safe_load(Path(settings.CLAIMCHECK_CONFIG).read_text(encoding="utf-8"))
+    config["budgets"]["dry_attempts"] = 3
+    path = tmp_path / "patient.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    settings.CLAIMCHECK_CONFIG = str(path)
+    reload_config()
+    route = _results(web, [OFFICIAL])
+    web.get(OFFICIAL).respond(200, headers=HTML, text=article_html(title="Budget", text=STORY))
+
+    claim, _ = _run()
+
+    assert route.call_count == claim.queries_used == 4
