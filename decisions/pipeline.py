@@ -640,8 +640,12 @@ def _loop(run: _Run) -> Verdict:
                 claim=run.claim,
                 kind=EventKind.DECISION,
                 key=run.key("dry", attempt),
-                message=f"Search stopped paying: {dry} searches in a row found nothing new "
-                "worth reading",
+                message="Search stopped paying: "
+                + (
+                    "the last refinement found nothing new worth reading"
+                    if dry == 1
+                    else f"the last {dry} refinements found nothing new worth reading"
+                ),
                 payload={"run": run.number, "attempt": attempt, "dry": dry},
             )
         decision = _decide(run, attempt, last=attempt == budgets.max_queries or stop)
