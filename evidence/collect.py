@@ -218,7 +218,15 @@ def collect_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
             rows = _rows_for_page(claim, attempt, url, lead, page, findings.get(url, []))
             if not rows:
                 if (url, "snippet") in existing:
-                    result.extend(existing[(url, "snippet")])
+                    leads_here = existing[(url, "snippet")]
+                    if page is not None and not _live(page):
+                        # Its page is dead, refused or a listing: the snippet can never count.
+                        Evidence.objects.filter(pk__in=[r.pk for r in leads_here]).update(
+                            verification_status=VerificationStatus.FAILED, page=page
+                        )
+                        for lead_row in leads_here:
+                            lead_row.verification_status = VerificationStatus.FAILED
+                    result.extend(leads_here)
                     continue
                 if not _live(page):
                     continue  # dead, refused, unreadable or a hub: not even a lead

@@ -168,3 +168,31 @@ def test_with_more_dry_attempts_allowed_search_goes_on_longer(
     claim, _ = _run()
 
     assert route.call_count == claim.queries_used == 4
+
+
+def test_a_listing_page_leads_to_one_click_down_to_the_story_it_lists(web: Any) -> None:
+    hub = "https://senate.gov/press"
+    listing = (
+        "<!doctype html><html><head><title>Press releases | Senate</title></head><body><main>"
+        "<h1>Press releases</h1><p>Releases of the Senate press office.</p><ul>"
+        "<li>5 March 2024 <a href='/press/harbour-budget-bill'>Senate approves the harbour "
+        "budget bill by 60 votes</a></li>"
+        "<li>1 March 2024 <a href='/press/ferry-timetable'>New ferry timetable</a></li>"
+        "</ul></main></body></html>"
+    )
+    _results(web, [hub], snippet="Press releases of the Senate: harbour budget bill, ferries")
+    web.get(hub).respond(200, headers=HTML, text=listing)
+    release = web.get(OFFICIAL).respond(
+        200, headers=HTML, text=article_html(title="Budget", text=STORY)
+    )
+
+    claim, verdict = _run()
+
+    assert release.called
+    crawls = {e.payload["url"]: e.payload for e in claim.events.filter(kind=EventKind.CRAWL)}
+    assert crawls[hub]["hub"] is True
+    assert crawls[OFFICIAL]["via"] == hub
+    # The listing's own search snippet stays a lead that never counts.
+    assert not [row for row in Evidence.objects.filter(claim=claim, url=hub) if row.was_read]
+    assert Evidence.objects.filter(claim=claim, url=OFFICIAL, stance="support").exists()
+    assert verdict.lean is not None and verdict.lean["sources"] == ["senate.gov"]
