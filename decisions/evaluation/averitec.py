@@ -2,10 +2,12 @@
 fact-checker asked and the answers they found on the web, every answer with its source URL.
 
 The offline web: every answer becomes (part of) a page at its source's original URL, the
-Wayback Machine prefix removed and its capture time used as the page's date. A page holds the
-question as its title and heading and the answer as its text; answers from one URL share one
-page. The fact-checking article that labelled a claim (the answer key) is never a page, nor is
-any other claim's. The claim date ends the claim's timeframe.
+Wayback Machine prefix removed and its capture time used as the page's date. A page holds only
+what a real page would: the answer text (a yes / no answer's explanation, without the bare
+"Yes" or "No" that is the annotator's verdict), and a title made from the URL's last path
+segment, or none. The annotator's question, which restates the claim, appears nowhere. Answers
+from one URL share one page. The fact-checking article that labelled a claim (the answer key)
+is never a page, nor is any other claim's. The claim date ends the claim's timeframe.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from datetime import UTC, datetime, time
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from claimcheck.models import Outcome
 from decisions.evaluation.dataset import (
@@ -39,6 +42,7 @@ LABEL_NAMES = {
     Outcome.INVALID.value: "Invalid",
 }
 MISINFO_LIST = "misinfo_list.txt"
+ANSWER_TYPES = ("extractive", "abstractive", "boolean")
 
 _WAYBACK = re.compile(
     r"^https?://(?:www\.)?web\.archive\.org/web/(?P<stamp>\d{4,14})(?:[a-z]{2}_)?/(?P<url>.+)$",
@@ -87,13 +91,35 @@ def _claim_date(raw: Any) -> datetime | None:
     return datetime.combine(day, time.max, tzinfo=UTC)
 
 
-def _answer_text(answer: dict[str, Any]) -> str:
+_BARE = re.compile(r"^(?:yes|no)\W*$", re.IGNORECASE)
+_SLUG_WORD = re.compile(r"[a-z]{2,}", re.IGNORECASE)
+
+
+def answer_text(answer: dict[str, Any]) -> str:
+    """What a page would say of an answer: a yes / no answer's explanation alone (the bare
+    "Yes" / "No" is the annotator's verdict, not page text); otherwise the answer itself. An
+    answer that is nothing but "Yes" or "No" says nothing a page would: ""."""
     text = " ".join(str(answer.get("answer") or "").split())
     explanation = " ".join(str(answer.get("boolean_explanation") or "").split())
     if explanation:
-        # A yes / no answer stays in one sentence with its reason, as a person would write it.
-        return f"{text.rstrip('.')}: {explanation}" if text else explanation
+        return explanation
+    if _BARE.match(text):
+        return ""
     return text
+
+
+def title_from_url(url: str) -> str:
+    """A title as many sites make one from the article's slug: the last path segment's words
+    (`/2020/11/fed-raises-rates.html` → "Fed raises rates"), or "" when it has none (an id, a
+    date, a bare domain)."""
+    path = urlsplit(url).path.rstrip("/")
+    segment = path.rsplit("/", 1)[-1] if path else ""
+    segment = re.sub(r"\.(?:s?html?|php|aspx?|jsp|cms)$", "", segment, flags=re.IGNORECASE)
+    words = [w for w in re.split(r"[-_+.]+", segment) if w]
+    if len(words) < 2 or len(_SLUG_WORD.findall(segment)) < 2:
+        return ""
+    title = " ".join(words)
+    return title[:1].upper() + title[1:]
 
 
 def read_denied(path: Path) -> tuple[list[str], int]:
@@ -146,10 +172,13 @@ def read_averitec(path: Path) -> Dataset:
         if label not in LABELS:
             raise DatasetError(f"item {index}: label {label!r} is not one of {sorted(LABELS)}")
         urls: list[str] = []
+        types: list[str] = []
         for question in item.get("questions") or []:
-            heading = " ".join(str(question.get("question") or "").split())
             for answer in question.get("answers") or []:
-                text = _answer_text(answer)
+                kind = str(answer.get("answer_type") or "").strip().lower()
+                if kind in ANSWER_TYPES and kind not in types:
+                    types.append(kind)
+                text = answer_text(answer)
                 source, stamp = unarchive(str(answer.get("source_url") or ""))
                 canonical = _canonical(source)
                 if canonical is None:
@@ -158,19 +187,19 @@ def read_averitec(path: Path) -> Dataset:
                 if canonical in answer_keys:
                     skip("answers whose source is a fact-checking article")
                     continue
-                if not text or not heading:
-                    skip("answers with no text")
+                if not text:
+                    skip("answers with no text a page would hold (empty, or a bare Yes / No)")
                     continue
                 page = pages.get(canonical)
                 if page is None:
-                    page = pages[canonical] = WebPage(url=source, title=heading, published=stamp)
+                    page = pages[canonical] = WebPage(
+                        url=source, title=title_from_url(source), published=stamp
+                    )
+                    page.sections.append(WebSection("", []))
                 elif stamp is not None and (page.published is None or stamp < page.published):
                     page.published = stamp
-                section = next((s for s in page.sections if s.heading == heading), None)
-                if section is None:
-                    page.sections.append(WebSection(heading, [text]))
-                elif text not in section.paragraphs:
-                    section.paragraphs.append(text)
+                if text not in page.sections[0].paragraphs:
+                    page.sections[0].paragraphs.append(text)
                 if canonical not in urls:
                     urls.append(canonical)
         claims.append(
@@ -181,6 +210,7 @@ def read_averitec(path: Path) -> Dataset:
                 gold_label=label,
                 timeframe_end=_claim_date(item.get("claim_date")),
                 page_urls=tuple(urls),
+                tags=tuple(types),
             )
         )
 
@@ -189,6 +219,8 @@ def read_averitec(path: Path) -> Dataset:
         "Label mapping: Supported → True, Refuted → False, Not Enough Evidence and "
         "Conflicting Evidence/Cherrypicking → Invalid.",
         "Each claim's timeframe ends with its claim date (no start).",
+        "Pages hold the answer text only (a yes / no answer's explanation without the bare "
+        "Yes / No); titles come from the URL's slug or are empty; questions appear nowhere.",
     ]
     misinfo = path.with_name(MISINFO_LIST)
     if misinfo.is_file():

@@ -42,6 +42,8 @@ class LabelledClaim:
     timeframe_start: datetime | None = None
     timeframe_end: datetime | None = None
     page_urls: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    """Groups the report splits its figures by (AVeriTeC: the claim's answer types)."""
 
 
 @dataclass
@@ -58,13 +60,13 @@ class Dataset:
     notes: list[str] = field(default_factory=list)
 
     def restricted_to(self, claims: list[LabelledClaim]) -> Dataset:
-        """The same dataset with only these claims and the pages they brought with them."""
-        urls = {url for claim in claims for url in claim.page_urls}
+        """The same dataset with only these claims. Every page stays: the other claims' pages
+        are the distractors a real web would hold."""
         return Dataset(
             name=self.name,
             label_names=self.label_names,
             claims=claims,
-            pages={url: page for url, page in self.pages.items() if url in urls},
+            pages=dict(self.pages),
             denied_domains=self.denied_domains,
             left_out=dict(self.left_out),
             notes=list(self.notes),

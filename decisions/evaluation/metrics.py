@@ -123,3 +123,50 @@ def summary(values: Sequence[float]) -> dict[str, float]:
         "max": round(max(values), 3),
         "total": round(sum(values), 3),
     }
+
+
+BOOTSTRAP_DRAWS = 1000
+
+
+def macro_f1_interval(
+    *,
+    gold: Sequence[str],
+    predicted: Sequence[str],
+    labels: Sequence[str],
+    draws: int = BOOTSTRAP_DRAWS,
+    seed: int = RANDOM_SEED,
+) -> list[float]:
+    """The 95% bootstrap interval of macro-F1: the claims resampled with replacement `draws`
+    times (seeded, so a report can be reproduced), the 2.5th and 97.5th percentiles."""
+    if not gold:
+        return [0.0, 0.0]
+    rng = random.Random(seed)
+    n = len(gold)
+    values = []
+    for _ in range(draws):
+        picks = [rng.randrange(n) for _ in range(n)]
+        drawn = score(
+            gold=[gold[i] for i in picks], predicted=[predicted[i] for i in picks], labels=labels
+        )
+        values.append(drawn.macro_f1)
+    values.sort()
+    low = values[int(0.025 * (draws - 1))]
+    high = values[round(0.975 * (draws - 1))]
+    return [round(low, 4), round(high, 4)]
+
+
+def decisive_precision(*, gold: Sequence[str], predicted: Sequence[str]) -> dict[str, float | None]:
+    """Of the claims given True (or False), the share whose label is the same; None when the
+    outcome was never given. Values are Outcome values ("true", "false")."""
+    shares: dict[str, float | None] = {}
+    for outcome in ("true", "false"):
+        given = [g for g, p in zip(gold, predicted, strict=True) if p == outcome]
+        shares[outcome] = round(sum(g == outcome for g in given) / len(given), 4) if given else None
+    return shares
+
+
+def coverage(predicted: Sequence[str]) -> float:
+    """The share of claims given True or False."""
+    if not predicted:
+        return 0.0
+    return round(sum(p in ("true", "false") for p in predicted) / len(predicted), 4)

@@ -12,10 +12,17 @@ from typing import Any
 from claimcheck.config import get_config
 from claimcheck.models import Outcome
 from decisions.evaluation.dataset import OUTCOMES, Dataset
-from decisions.evaluation.metrics import baselines, score, summary
+from decisions.evaluation.metrics import (
+    baselines,
+    coverage,
+    decisive_precision,
+    macro_f1_interval,
+    score,
+    summary,
+)
 from decisions.evaluation.runner import ClaimResult
 from decisions.evaluation.web import WebSummary
-from evidence.domains import lookup
+from evidence.domains import lookup, publisher_of
 
 WORST = 10
 EVIDENCE_SHOWN = 5
@@ -38,40 +45,73 @@ def worst_misses(results: list[ClaimResult], limit: int = WORST) -> list[ClaimRe
     return sorted(misses, key=lambda r: (_severity(r), r.key), reverse=True)[:limit]
 
 
-def reachable(urls: tuple[str, ...], threshold: float, lean_score: float | None = None) -> bool:
+def reachable(urls: tuple[str, ...], threshold: float) -> bool:
     """Whether these pages, all read and all on one side, could decide the claim under the
-    decision rule: their registrable domains' best weights reach the agreement score from at
-    least two domains or, with leaning on, the lean score once search is over. A claim that
-    cannot is Invalid whatever the stance reader does."""
+    decision rule: their publishers' best weights reach the agreement score from at least two
+    publishers. A claim that cannot is Invalid whatever the stance reader does."""
     best: dict[str, float] = {}
     for url in urls:
         rule = lookup(url)
-        if rule.denied or rule.weight <= 0:
+        publisher = publisher_of(url)
+        if rule.denied or rule.weight <= 0 or publisher is None:
             continue
-        best[rule.registrable] = max(best.get(rule.registrable, 0.0), rule.weight)
-    total = sum(best.values())
-    if lean_score is not None and best and total >= lean_score - 1e-9:
-        return True
-    return len(best) >= 2 and total >= threshold - 1e-9
+        best[publisher] = max(best.get(publisher, 0.0), rule.weight)
+    return len(best) >= 2 and sum(best.values()) >= threshold - 1e-9
 
 
 def weight_lean(result: ClaimResult) -> str:
-    """The side with more weight in the evidence gathered, with no sufficiency bar (each
-    domain's best hit per side; supporting hits dated outside the timeframe left out)."""
+    """The side with more weight in the evidence read, with no sufficiency bar (each
+    publisher's best hit per side; supporting hits dated outside the timeframe and leads never
+    read left out)."""
     sides: dict[str, dict[str, float]] = {"support": {}, "refute": {}}
     for row in result.evidence_rows:
-        if row.stance not in sides or row.weight <= 0:
+        if row.stance not in sides or row.weight <= 0 or not row.read:
             continue
         if row.stance == "support" and row.in_window is False:
             continue
         side = sides[row.stance]
-        side[row.domain] = max(side.get(row.domain, 0.0), row.weight)
+        publisher = row.syndicated_from or row.domain
+        side[publisher] = max(side.get(publisher, 0.0), row.weight)
     support, refute = sum(sides["support"].values()), sum(sides["refute"].values())
     if support > refute:
         return Outcome.TRUE.value
     if refute > support:
         return Outcome.FALSE.value
     return Outcome.INVALID.value
+
+
+def retrieval_recall(results: list[ClaimResult]) -> float | None:
+    """Among the claims that have evidence pages, the share for which at least one of their
+    own pages was read."""
+    with_pages = [r for r in results if r.page_urls]
+    if not with_pages:
+        return None
+    found = sum(1 for r in with_pages if set(r.page_urls) & set(r.read_urls))
+    return round(found / len(with_pages), 4)
+
+
+def _group(results: list[ClaimResult], labels: list[str], names: dict[str, str]) -> dict[str, Any]:
+    gold = [r.gold for r in results]
+    predicted = [r.predicted for r in results]
+    scores = score(
+        gold=[names[g] for g in gold], predicted=[names[p] for p in predicted], labels=labels
+    )
+    return {
+        "n": len(results),
+        "accuracy": scores.accuracy,
+        "macro_f1": scores.macro_f1,
+        "decisive_precision": decisive_precision(gold=gold, predicted=predicted),
+        "coverage": coverage(predicted),
+        "predicted": {names[o]: predicted.count(o) for o in OUTCOMES},
+    }
+
+
+def by_tag(
+    results: list[ClaimResult], labels: list[str], names: dict[str, str]
+) -> dict[str, dict[str, Any]]:
+    """The headline figures for each group of claims (a claim may be in several)."""
+    tags = sorted({tag for r in results for tag in r.tags})
+    return {tag: _group([r for r in results if tag in r.tags], labels, names) for tag in tags}
 
 
 def build_report(
@@ -94,11 +134,15 @@ def build_report(
         labels=labels,
     )
     config = get_config()
-    threshold, lean_score = config.budgets.agreement_score, config.budgets.lean_score
+    threshold = config.budgets.agreement_score
     pages_of = {claim.key: claim.page_urls for claim in dataset.claims}
-    decidable = {r.key: reachable(pages_of[r.key], threshold, lean_score) for r in results}
+    decidable = {r.key: reachable(pages_of[r.key], threshold) for r in results}
+    # A claim labelled True or False is right in the ceiling when its own pages could decide
+    # it; one labelled Invalid gets what the rule does with what was read on its own pages.
     ceiling = [
-        r.gold if r.gold == Outcome.INVALID.value or decidable[r.key] else Outcome.INVALID.value
+        (r.own_pages or Outcome.INVALID.value)
+        if r.gold == Outcome.INVALID.value
+        else (r.gold if decidable[r.key] else Outcome.INVALID.value)
         for r in results
     ]
     diagnostics = {
@@ -112,7 +156,20 @@ def build_report(
     statuses: dict[str, int] = {}
     for result in results:
         statuses[result.status] = statuses.get(result.status, 0) + 1
+    outcomes_gold = [r.gold for r in results]
+    outcomes_predicted = [r.predicted for r in results]
+    reader = score(gold=gold, predicted=[names[weight_lean(r)] for r in results], labels=labels)
     return {
+        "accuracy": scores.accuracy,
+        "macro_f1": scores.macro_f1,
+        "macro_f1_ci": macro_f1_interval(gold=gold, predicted=predicted, labels=labels),
+        "reader_macro_f1": reader.macro_f1,
+        "decisive_precision": decisive_precision(gold=outcomes_gold, predicted=outcomes_predicted),
+        "coverage": coverage(outcomes_predicted),
+        "retrieval_recall": retrieval_recall(results),
+        "queries_per_claim": summary([r.queries for r in results])["mean"],
+        "crawls_per_claim": summary([r.crawls for r in results])["mean"],
+        "by_tag": by_tag(results, labels, names),
         "dataset": dataset.name,
         "command": command,
         "started_at": started.isoformat(),
@@ -160,8 +217,13 @@ def _cell(text: str) -> str:
     return " ".join(text.split()).replace("|", "\\|")
 
 
+def _share(value: float | None) -> str:
+    return "n/a (none given)" if value is None else f"{value:.3f}"
+
+
 def render_markdown(report: dict[str, Any]) -> str:
     scores = report["scores"]
+    precision = report["decisive_precision"]
     labels: list[str] = report["labels"]
     cost = report["cost"]
     lines = [
@@ -176,9 +238,48 @@ def render_markdown(report: dict[str, Any]) -> str:
         "## Verdict quality",
         "",
         f"- Accuracy: **{_pct(scores['accuracy'])}**",
-        f"- Macro-F1 over {' / '.join(labels)}: **{_pct(scores['macro_f1'])}**",
+        f"- Macro-F1 over {' / '.join(labels)}: **{_pct(scores['macro_f1'])}** "
+        f"(95% bootstrap interval {_pct(report['macro_f1_ci'][0])} to "
+        f"{_pct(report['macro_f1_ci'][1])})",
+        f"- Decisive precision: of the claims given True, {_share(precision['true'])} were "
+        f"labelled so; of those given False, {_share(precision['false'])}. Coverage (claims "
+        f"given True or False): {_pct(report['coverage'])}.",
+        f"- Reader macro-F1 (retrieval and stance without the sufficiency bar): "
+        f"{_pct(report['reader_macro_f1'])}",
+        f"- Retrieval recall (claims with evidence pages, one of them read): "
+        f"{_share(report['retrieval_recall'])}",
+        f"- Per claim: {report['queries_per_claim']} queries, {report['crawls_per_claim']} "
+        "pages read",
         "",
     ]
+    if report["by_tag"]:
+        lines += ["By group (a claim can be in several):", ""]
+        lines += _table(
+            [
+                "group",
+                "claims",
+                "accuracy",
+                "macro-F1",
+                "precision True",
+                "precision False",
+                "coverage",
+                "predicted",
+            ],
+            [
+                [
+                    tag,
+                    str(group["n"]),
+                    _pct(group["accuracy"]),
+                    _pct(group["macro_f1"]),
+                    _share(group["decisive_precision"]["true"]),
+                    _share(group["decisive_precision"]["false"]),
+                    _pct(group["coverage"]),
+                    ", ".join(f"{k} {v}" for k, v in group["predicted"].items()),
+                ]
+                for tag, group in report["by_tag"].items()
+            ],
+        )
+        lines.append("")
     lines += _table(
         ["system", "accuracy", "macro-F1", "how"],
         [["ClaimCheck", _pct(scores["accuracy"]), _pct(scores["macro_f1"]), "this run"]]
@@ -201,8 +302,9 @@ def render_markdown(report: dict[str, Any]) -> str:
                 _pct(diagnostics["ceiling"]["accuracy"]),
                 _pct(diagnostics["ceiling"]["macro_f1"]),
                 f"perfect retrieval and stance: only the {diagnostics['decidable_claims']} "
-                "claims whose own pages' domains can reach the agreement score from two "
-                "domains (or the lean score, when leaning is on) can get True / False",
+                "claims whose own pages' publishers can reach the agreement score from two "
+                "publishers can get True / False; a claim labelled Invalid gets what the rule "
+                "does with the evidence read on its own pages",
             ],
             [
                 "every page its own source",

@@ -14,12 +14,13 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from claimcheck.config import get_config
-from claimcheck.models import Claim, ClaimStatus, Outcome
+from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
 from decisions.claims import ClaimError, claim_submit
-from decisions.decide import Final, SearchHistory, SearchTask, decide_from_history
+from decisions.decide import EvidenceHit, Final, SearchHistory, SearchTask, decide_from_history
 from decisions.evaluation.dataset import Dataset, LabelledClaim
 from decisions.pipeline import claim_pipeline_run, evidence_hit, lean_rule
-from evidence.models import Evidence
+from evidence.models import Evidence, Method
+from harvester.canonical import canonicalize_url
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +40,9 @@ class EvidenceSeen:
     published_at: str | None
     method: str
     quote: str
+    read: bool = True
+    """Whether it was read where it was published (a page, or a snippet found on its page)."""
+    syndicated_from: str = ""
 
 
 @dataclass
@@ -62,6 +66,15 @@ class ClaimResult:
     page_independent: str = ""
     """What the same decision rule says when every page counts as its own source (a
     diagnostic of stance apart from source independence; see report)."""
+    own_pages: str = ""
+    """What the decision rule says over the evidence read from the claim's own evidence pages
+    alone (the ceiling's answer for a claim labelled Invalid)."""
+    tags: list[str] = field(default_factory=list)
+    page_urls: list[str] = field(default_factory=list)
+    read_urls: list[str] = field(default_factory=list)
+    """Canonical URLs of the pages the pipeline read (crawled, or fetched to check a snippet
+    that was then found on it)."""
+    lean: str = ""
     evidence_rows: list[EvidenceSeen] = field(default_factory=list)
 
     @property
@@ -85,13 +98,14 @@ def _seen(row: Evidence) -> EvidenceSeen:
         published_at=row.published_at.date().isoformat() if row.published_at else None,
         method=row.method,
         quote=row.source_quote[:QUOTE_CHARS],
+        read=row.was_read,
+        syndicated_from=row.syndicated_from,
     )
 
 
-def _page_independent(claim: Claim, rows: list[Evidence]) -> str:
-    """The decision rule over the same evidence with each page as its own source."""
+def _rule(claim: Claim, hits: list[EvidenceHit]) -> str:
+    """The decision rule's outcome over these hits, with the search over."""
     budgets = get_config().budgets
-    hits = [replace(evidence_hit(row), domain=row.url) for row in rows]
     decision = decide_from_history(
         task=SearchTask(
             text=claim.text,
@@ -103,9 +117,34 @@ def _page_independent(claim: Claim, rows: list[Evidence]) -> str:
         max_attempts=budgets.max_queries,
         threshold=budgets.agreement_score,
         lean=lean_rule(budgets),
+        max_opposition=budgets.max_opposition,
     )
     assert isinstance(decision, Final)  # no attempts left: always final
     return decision.result.outcome
+
+
+def _page_independent(claim: Claim, rows: list[Evidence]) -> str:
+    """The decision rule over the same evidence with each page as its own source."""
+    return _rule(
+        claim, [replace(evidence_hit(row), domain=row.url, syndicated_from="") for row in rows]
+    )
+
+
+def _canonical(url: str) -> str:
+    try:
+        return canonicalize_url(url)
+    except ValueError:
+        return url
+
+
+def _read_urls(claim: Claim, rows: list[Evidence]) -> list[str]:
+    crawled = [
+        str(event.payload.get("url"))
+        for event in claim.events.filter(kind=EventKind.CRAWL)
+        if event.payload.get("url")
+    ]
+    read = [row.url for row in rows if row.was_read and row.method != Method.FACTCHECK]
+    return sorted({_canonical(url) for url in [*crawled, *read]})
 
 
 def run_claim(*, item: LabelledClaim, dataset: str) -> ClaimResult:
@@ -117,6 +156,8 @@ def run_claim(*, item: LabelledClaim, dataset: str) -> ClaimResult:
         gold_label=item.gold_label,
         predicted=Outcome.INVALID.value,
         status="",
+        tags=list(item.tags),
+        page_urls=list(item.page_urls),
     )
     try:
         claim, _ = claim_submit(
@@ -152,11 +193,17 @@ def run_claim(*, item: LabelledClaim, dataset: str) -> ClaimResult:
     result.evidence = claim.evidence_count
     result.evidence_rows = [_seen(row) for row in rows]
     result.page_independent = _page_independent(claim, rows)
+    own = set(item.page_urls)
+    result.own_pages = _rule(
+        claim, [evidence_hit(row) for row in rows if _canonical(row.url) in own]
+    )
+    result.read_urls = _read_urls(claim, rows)
     if verdict is not None and claim.status == ClaimStatus.DECIDED:
         result.predicted = verdict.outcome
         result.reason = verdict.reason
         result.support_total = verdict.support_total
         result.refute_total = verdict.refute_total
+        result.lean = str(verdict.lean.get("outcome", "")) if isinstance(verdict.lean, dict) else ""
         debug = verdict.debug if isinstance(verdict.debug, dict) else {}
         result.counted_sources = len(debug.get("support_domains", [])) + len(
             debug.get("refute_domains", [])

@@ -11,6 +11,7 @@ it always does, and finds the pages only by searching.
 from __future__ import annotations
 
 import html
+import json
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,21 +37,50 @@ _BATCH = 200
 
 
 def render_page(page: WebPage) -> bytes:
-    """Small, plain HTML: the title, the date as news sites mark it, one section per question."""
+    """Small, plain HTML: the title (as <title> and the first heading, when there is one), the
+    date as news sites mark it, and each section's paragraphs under its heading, if any."""
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
-        f"<title>{html.escape(page.title)}</title>",
+        f"<title>{html.escape(page.title)}</title>" if page.title else "<title></title>",
     ]
     if page.published is not None:
         stamp = html.escape(page.published.isoformat())
         parts.append(f"<meta property='article:published_time' content='{stamp}'>")
     parts.append("</head><body><article>")
-    for index, section in enumerate(page.sections):
-        tag = "h1" if index == 0 else "h2"
-        parts.append(f"<{tag}>{html.escape(section.heading)}</{tag}>")
+    if page.title:
+        parts.append(f"<h1>{html.escape(page.title)}</h1>")
+    for section in page.sections:
+        if section.heading and section.heading != page.title:
+            parts.append(f"<h2>{html.escape(section.heading)}</h2>")
         parts.extend(f"<p>{html.escape(paragraph)}</p>" for paragraph in section.paragraphs)
     parts.append("</article></body></html>")
     return "\n".join(parts).encode("utf-8")
+
+
+def page_text(page: WebPage) -> str:
+    """The page's readable text: its headings and paragraphs, in order."""
+    blocks = [page.title] if page.title else []
+    for section in page.sections:
+        if section.heading and section.heading != page.title:
+            blocks.append(section.heading)
+        blocks.extend(section.paragraphs)
+    return "\n\n".join(blocks)
+
+
+def web_dump(*, dataset: Dataset, path: Path) -> int:
+    """Write every page of the offline web as JSON lines (url, title, text, date): what the
+    pipeline could read, for anyone to check. Returns how many pages were written."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as out:
+        for page in dataset.pages.values():
+            row = {
+                "url": page.url,
+                "title": page.title,
+                "text": page_text(page),
+                "date": page.published.isoformat() if page.published else None,
+            }
+            out.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return len(dataset.pages)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ and consistent (never a score: the figures themselves are for the report, not fo
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -14,10 +15,19 @@ from django.core.management.base import CommandError
 
 from claimcheck.config import get_config
 from claimcheck.models import Claim
-from decisions.evaluation.averitec import read_averitec, unarchive
+from decisions.evaluation.averitec import answer_text, read_averitec, title_from_url, unarchive
 from decisions.evaluation.climate_fever import read_climate_fever
-from decisions.evaluation.metrics import baselines, score
-from decisions.evaluation.web import offline_web, web_load
+from decisions.evaluation.covid_fact import read_covid_fact
+from decisions.evaluation.metrics import (
+    baselines,
+    coverage,
+    decisive_precision,
+    macro_f1_interval,
+    score,
+)
+from decisions.evaluation.report import retrieval_recall
+from decisions.evaluation.runner import ClaimResult
+from decisions.evaluation.web import offline_web, page_text, render_page, web_load
 from evidence.domains import lookup
 from evidence.fetching import page_fetch
 from evidence.models import Page
@@ -59,14 +69,62 @@ def test_every_answer_becomes_a_page_at_its_original_url_dated_by_the_archive() 
     dataset = read_averitec(MINI)
     page = dataset.pages[canonicalize_url("https://www.ports.gov/halvik/container-terminal-opens")]
     assert page.url == "https://www.ports.gov/halvik/container-terminal-opens"
-    assert page.title == "When did the Port of Halvik open its new container terminal?"
+    assert page.title == "Container terminal opens"
     assert page.published == datetime(2024, 3, 15, 9, 30, tzinfo=UTC)
     assert "12 March 2024" in page.sections[0].paragraphs[0]
     boolean = dataset.pages[
         canonicalize_url("https://apnews.com/article/brannock-council-bicycles-vote")
     ]
     assert boolean.sections[0].paragraphs == [
-        "No: The Brannock city council voted against a ban on bicycles in the city centre."
+        "The Brannock city council voted against a ban on bicycles in the city centre."
+    ]
+
+
+def test_no_page_holds_an_annotators_question_or_a_bare_yes_or_no() -> None:
+    raw = json.loads(MINI.read_text())
+    questions = [q["question"] for item in raw for q in item["questions"]]
+    dataset = read_averitec(MINI)
+    for page in dataset.pages.values():
+        html = render_page(page).decode()
+        text = page_text(page)
+        for question in questions:
+            assert question not in html and question.rstrip("?") not in text
+        for paragraph in (p for s in page.sections for p in s.paragraphs):
+            assert not re.match(r"^(yes|no)\b", paragraph, re.IGNORECASE), paragraph
+    assert all(section.heading == "" for p in dataset.pages.values() for section in p.sections)
+
+
+@pytest.mark.parametrize(
+    ("url", "title"),
+    [
+        ("https://www.ports.gov/halvik/container-terminal-opens", "Container terminal opens"),
+        ("https://news.example/2020/11/fed-raises-rates.html", "Fed raises rates"),
+        ("https://news.example/story/12345", ""),
+        ("https://news.example/", ""),
+        ("https://news.example/a/2020-11-03", ""),
+    ],
+)
+def test_a_page_title_comes_from_the_urls_slug_or_is_empty(url: str, title: str) -> None:
+    assert title_from_url(url) == title
+
+
+def test_a_bare_yes_or_no_without_an_explanation_is_no_page_text() -> None:
+    assert answer_text({"answer": "No", "answer_type": "Boolean"}) == ""
+    assert answer_text({"answer": "Yes.", "boolean_explanation": "It did, on 3 May."}) == (
+        "It did, on 3 May."
+    )
+    assert answer_text({"answer": "Nobody knows where it came from."}) == (
+        "Nobody knows where it came from."
+    )
+
+
+def test_each_claim_records_its_answer_types() -> None:
+    dataset = read_averitec(MINI)
+    assert [c.tags for c in dataset.claims] == [
+        ("extractive",),
+        ("boolean", "abstractive"),
+        (),
+        ("abstractive",),
     ]
 
 
@@ -139,6 +197,92 @@ def test_the_majority_baseline_is_exact_and_the_random_one_is_repeatable() -> No
     assert baselines(gold=gold, labels=LABELS)[1] == random_guess
 
 
+def test_the_bootstrap_interval_holds_the_point_estimate_and_is_repeatable() -> None:
+    gold = ["True"] * 10 + ["False"] * 20 + ["Invalid"] * 5
+    predicted = ["True"] * 7 + ["False"] * 3 + ["False"] * 15 + ["Invalid"] * 5 + ["True"] * 5
+    point = score(gold=gold, predicted=predicted, labels=LABELS).macro_f1
+    low, high = macro_f1_interval(gold=gold, predicted=predicted, labels=LABELS, draws=300)
+    assert low < point < high
+    assert macro_f1_interval(gold=gold, predicted=predicted, labels=LABELS, draws=300) == [
+        low,
+        high,
+    ]
+
+
+def test_decisive_precision_and_coverage_count_only_true_and_false_verdicts() -> None:
+    gold = ["true", "true", "false", "invalid", "false", "invalid"]
+    predicted = ["true", "false", "false", "true", "invalid", "invalid"]
+    assert decisive_precision(gold=gold, predicted=predicted) == {"true": 0.5, "false": 0.5}
+    assert decisive_precision(gold=["true"], predicted=["invalid"]) == {
+        "true": None,
+        "false": None,
+    }
+    assert coverage(predicted) == round(4 / 6, 4)
+
+
+def _result(key: str, *, pages: list[str], read: list[str]) -> ClaimResult:
+    return ClaimResult(
+        key=key,
+        text="",
+        gold="true",
+        gold_label="Supported",
+        predicted="invalid",
+        status="decided",
+        page_urls=pages,
+        read_urls=read,
+    )
+
+
+def test_retrieval_recall_counts_claims_one_of_whose_own_pages_was_read() -> None:
+    results = [
+        _result(
+            "1", pages=["https://a.example/x", "https://b.example/y"], read=["https://b.example/y"]
+        ),
+        _result("2", pages=["https://c.example/z"], read=["https://a.example/x"]),
+        _result("3", pages=[], read=["https://a.example/x"]),
+    ]
+    assert retrieval_recall(results) == 0.5
+
+
+def test_covid_fact_keeps_a_claim_and_its_counter_claims_on_one_page(tmp_path: Path) -> None:
+    source = "https://www.biorxiv.org/content/10.1101/2020.03.13.990226v1"
+    rows = [
+        {
+            "claim": "Reinfection could not occur in infected macaques",
+            "label": "SUPPORTED",
+            "evidence": ["The monkeys with re-exposure showed no recurrence."],
+            "gold_source": source,
+        },
+        {
+            "claim": "Reinfection could still occur in infected macaques",
+            "label": "REFUTED",
+            "evidence": ["The monkeys with re-exposure showed no recurrence.", "Viral loads fell."],
+            "gold_source": source,
+        },
+        {
+            "claim": "A claim with nowhere to go",
+            "label": "SUPPORTED",
+            "evidence": [],
+            "gold_source": "",
+        },
+    ]
+    path = tmp_path / "covidfact.jsonl"
+    path.write_text("\n".join(json.dumps(row) for row in rows))
+
+    dataset = read_covid_fact(path)
+
+    assert [c.gold for c in dataset.claims] == ["true", "false", "true"]
+    assert [c.tags for c in dataset.claims] == [("real",), ("counter-claim",), ("real",)]
+    [page] = dataset.pages.values()
+    assert page.sections[0].paragraphs == [
+        "The monkeys with re-exposure showed no recurrence.",
+        "Viral loads fell.",
+    ]
+    assert dataset.claims[0].page_urls == dataset.claims[1].page_urls == (canonicalize_url(source),)
+    assert dataset.claims[2].page_urls == ()
+    assert dataset.left_out == {"claims with no source page or no evidence sentence": 1}
+
+
 # --- the offline web ----------------------------------------------------------------------------
 
 
@@ -196,6 +340,31 @@ def _check_report(out: Path, *, claims: int, dataset: str) -> dict[str, Any]:
     for heading in ("## Verdict quality", "Confusion matrix", "## Cost", "worst misses"):
         assert heading in markdown
     assert f"Command: `{report['command']}`" in markdown
+    for key in (
+        "accuracy",
+        "macro_f1",
+        "macro_f1_ci",
+        "reader_macro_f1",
+        "decisive_precision",
+        "coverage",
+        "retrieval_recall",
+        "queries_per_claim",
+        "crawls_per_claim",
+    ):
+        assert key in report, key
+    assert report["accuracy"] == scores["accuracy"] and report["macro_f1"] == scores["macro_f1"]
+    low, high = report["macro_f1_ci"]
+    assert low <= report["macro_f1"] <= high
+    given = [r for r in results if r["predicted"] in ("true", "false")]
+    assert report["coverage"] == round(len(given) / claims, 4)
+    for outcome in ("true", "false"):
+        chosen = [r for r in given if r["predicted"] == outcome]
+        expected = (
+            round(sum(r["gold"] == outcome for r in chosen) / len(chosen), 4) if chosen else None
+        )
+        assert report["decisive_precision"][outcome] == expected
+    assert report["queries_per_claim"] == report["cost"]["queries_per_claim"]["mean"]
+    assert "Decisive precision" in markdown and "Retrieval recall" in markdown
     return report
 
 
@@ -212,6 +381,42 @@ def test_it_evaluates_the_mini_fixture_and_writes_a_complete_report(tmp_path: Pa
     halvik = report["results"][0]
     assert halvik["queries"] >= 1
     assert any("ports.gov" in row["url"] for row in halvik["evidence_rows"])
+    assert set(report["by_tag"]) == {"extractive", "boolean", "abstractive"}
+    assert report["by_tag"]["extractive"]["n"] == 1
+    assert "By group" in (tmp_path / "averitec-report.md").read_text()
+
+
+@pytest.mark.django_db
+def test_the_ceiling_scores_a_claim_labelled_invalid_by_what_the_rule_does(tmp_path: Path) -> None:
+    call_command(
+        "evaluate", str(MINI), "--format", "averitec", "--in-place", "--out", str(tmp_path),
+        stdout=_Sink(),
+    )  # fmt: skip
+    report = json.loads((tmp_path / "averitec-report.json").read_text())
+    invalid = [r for r in report["results"] if r["gold"] == "invalid"]
+    assert invalid and all(r["own_pages"] in ("true", "false", "invalid") for r in invalid)
+    ceiling = report["diagnostics"]["ceiling"]["confusion"]["Invalid"]
+    names = {"true": "True", "false": "False", "invalid": "Invalid"}
+    expected = {name: 0 for name in names.values()}
+    for r in invalid:
+        expected[names[r["own_pages"]]] += 1
+    assert ceiling == expected
+
+
+@pytest.mark.django_db
+def test_dump_web_writes_every_page_the_run_built(tmp_path: Path) -> None:
+    call_command(
+        "evaluate", str(MINI), "--format", "averitec", "--in-place", "--limit", "1",
+        "--out", str(tmp_path), "--dump-web", str(tmp_path / "web"), stdout=_Sink(),
+    )  # fmt: skip
+    rows = [json.loads(line) for line in (tmp_path / "web" / "averitec-web.jsonl").open()]
+    dataset = read_averitec(MINI)
+    assert len(rows) == len(dataset.pages) == 4  # all pages, also with --limit
+    assert {tuple(sorted(row)) for row in rows} == {("date", "text", "title", "url")}
+    ports = next(row for row in rows if "ports.gov" in row["url"])
+    assert ports["title"] == "Container terminal opens"
+    assert "12 March 2024" in ports["text"]
+    assert ports["date"].startswith("2024-03-15")
 
 
 @pytest.mark.django_db

@@ -29,14 +29,16 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from decisions.evaluation.averitec import read_averitec
 from decisions.evaluation.climate_fever import read_climate_fever
+from decisions.evaluation.covid_fact import read_covid_fact
 from decisions.evaluation.dataset import Dataset, DatasetError
 from decisions.evaluation.report import build_report, write_report
 from decisions.evaluation.runner import ClaimResult, run_dataset
-from decisions.evaluation.web import offline_web, web_load
+from decisions.evaluation.web import offline_web, web_dump, web_load
 
 READERS: dict[str, Callable[[Path], Dataset]] = {
     "averitec": read_averitec,
     "climate-fever": read_climate_fever,
+    "covid-fact": read_covid_fact,
 }
 DEFAULT_OUT = "artifacts/eval"
 
@@ -72,6 +74,13 @@ class Command(BaseCommand):
         parser.add_argument(
             "--keep-db", action="store_true", help="keep the scratch database and print its path"
         )
+        parser.add_argument(
+            "--dump-web",
+            default=None,
+            metavar="DIR",
+            help="write every page of the offline web to DIR/<dataset>-web.jsonl "
+            "(url, title, text, date)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["path"])
@@ -105,6 +114,8 @@ class Command(BaseCommand):
             child += ["-v", str(options["verbosity"])]
             if options["limit"] is not None:
                 child += ["--limit", str(options["limit"])]
+            if options["dump_web"]:
+                child += ["--dump-web", str(Path(options["dump_web"]).resolve())]
             self._relay(child, env)
         finally:
             if options["keep_db"]:
@@ -142,6 +153,10 @@ class Command(BaseCommand):
         self.stdout.write(
             f"{dataset.name}: {len(dataset.claims)} claims, {len(dataset.pages)} pages"
         )
+        if options.get("dump_web"):
+            dump = Path(options["dump_web"]) / f"{dataset.name}-web.jsonl"
+            written = web_dump(dataset=dataset, path=dump)
+            self.stdout.write(f"Offline web: {written} pages written to {dump}")
         with _quiet_logs(options["verbosity"]), offline_web():
             web = web_load(dataset=dataset, progress=self._web_progress)
             self.stdout.write(
@@ -172,10 +187,19 @@ class Command(BaseCommand):
             )
         md_path, json_path = write_report(report=report, out_dir=Path(options["out"]))
         scores = report["scores"]
+        precision = report["decisive_precision"]
+
+        def share(value: float | None) -> str:
+            return "n/a" if value is None else f"{value:.3f}"
+
         self.stdout.write(
             self.style.SUCCESS(
-                f"Accuracy {scores['accuracy']:.3f}, macro-F1 {scores['macro_f1']:.3f} on "
-                f"{report['claims']} claims; "
+                f"Accuracy {scores['accuracy']:.3f}, macro-F1 {scores['macro_f1']:.3f} "
+                f"({report['macro_f1_ci'][0]:.3f}-{report['macro_f1_ci'][1]:.3f}) on "
+                f"{report['claims']} claims; reader {report['reader_macro_f1']:.3f}; "
+                f"precision True {share(precision['true'])}, False {share(precision['false'])}"
+                f", coverage {report['coverage']:.3f}; retrieval recall "
+                f"{share(report['retrieval_recall'])}; "
                 f"{report['cost']['queries_per_claim']['mean']} queries and "
                 f"{report['cost']['crawls_per_claim']['mean']} pages read per claim"
             )

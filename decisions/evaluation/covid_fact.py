@@ -1,0 +1,105 @@
+"""The COVID-Fact reader (Saakyan et al. 2021): claims from r/COVID19 post titles, each with
+the evidence sentences found on its source page, and counter-claims made from them by swapping
+words ("vaccine reduces" → "vaccine increases"), labelled REFUTED.
+
+The offline web: one page per source URL, holding the evidence sentences quoted from it in
+first-seen order, its title made from the URL as AVeriTeC's pages are, no date. A real claim
+and its counter-claims share their page: what tells them apart is what the page says. The
+report splits the figures into real claims and counter-claims: the counter-claims are made by
+a machine, and a reader that catches a swapped word may still miss a real false claim.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from claimcheck.models import Outcome
+from decisions.evaluation.averitec import title_from_url
+from decisions.evaluation.dataset import (
+    Dataset,
+    DatasetError,
+    LabelledClaim,
+    WebPage,
+    WebSection,
+)
+from harvester.canonical import canonicalize_url
+
+LABELS = {"SUPPORTED": Outcome.TRUE.value, "REFUTED": Outcome.FALSE.value}
+LABEL_NAMES = {
+    Outcome.TRUE.value: "SUPPORTED",
+    Outcome.FALSE.value: "REFUTED",
+    Outcome.INVALID.value: "NOT_ENOUGH_INFO",
+}
+REAL, COUNTER = "real", "counter-claim"
+
+
+def read_covid_fact(path: Path) -> Dataset:
+    """Read COVIDFACT_dataset.jsonl (one claim per line)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise DatasetError(f"cannot read {path}: {exc}") from exc
+    pages: dict[str, WebPage] = {}
+    claims: list[LabelledClaim] = []
+    left_out: dict[str, int] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as exc:
+            raise DatasetError(f"{path.name} line {number} is not JSON: {exc}") from exc
+        text = " ".join(str(item.get("claim") or "").split())
+        label = str(item.get("label") or "")
+        if not text:
+            raise DatasetError(f"{path.name} line {number} has no claim")
+        if label not in LABELS:
+            raise DatasetError(f"{path.name} line {number}: label {label!r} is unknown")
+        source = str(item.get("gold_source") or "").strip()
+        try:
+            canonical = canonicalize_url(source) if source.startswith("http") else None
+        except ValueError:
+            canonical = None
+        sentences = [" ".join(str(s).split()) for s in item.get("evidence") or []]
+        sentences = [s for s in sentences if s]
+        urls: tuple[str, ...] = ()
+        if canonical is None or not sentences:
+            left_out["claims with no source page or no evidence sentence"] = (
+                left_out.get("claims with no source page or no evidence sentence", 0) + 1
+            )
+        else:
+            page = pages.get(canonical)
+            if page is None:
+                page = pages[canonical] = WebPage(
+                    url=source, title=title_from_url(source), sections=[WebSection("", [])]
+                )
+            for sentence in sentences:
+                if sentence not in page.sections[0].paragraphs:
+                    page.sections[0].paragraphs.append(sentence)
+            urls = (canonical,)
+        claims.append(
+            LabelledClaim(
+                key=str(number),
+                text=text,
+                gold=LABELS[label],
+                gold_label=label,
+                page_urls=urls,
+                tags=(REAL if label == "SUPPORTED" else COUNTER,),
+            )
+        )
+    return Dataset(
+        name="covid-fact",
+        label_names=LABEL_NAMES,
+        claims=claims,
+        pages=pages,
+        left_out=left_out,
+        notes=[
+            "Label mapping: SUPPORTED → True, REFUTED → False; no claim is labelled Invalid.",
+            "SUPPORTED claims are real post titles; REFUTED claims are counter-claims made by "
+            "swapping words in them (the dataset's own method), reported apart.",
+            "One page per source URL with the evidence sentences quoted from it; a claim and "
+            "its counter-claims share it. One page is one publisher: a claim can reach the "
+            "agreement score only where another claim's page on another site bears on it.",
+        ],
+    )
