@@ -10,7 +10,6 @@ are left out (and counted).
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from urllib.parse import quote
 
@@ -21,6 +20,7 @@ from decisions.evaluation.dataset import (
     LabelledClaim,
     WebPage,
     WebSection,
+    json_lines,
 )
 from harvester.canonical import canonicalize_url
 
@@ -49,20 +49,10 @@ def _position(evidence_id: str) -> int:
 
 def read_climate_fever(path: Path) -> Dataset:
     """Read climate-fever.jsonl (one claim per line)."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise DatasetError(f"cannot read {path}: {exc}") from exc
     sentences: dict[str, dict[int, str]] = {}
     claims: list[LabelledClaim] = []
     left_out: dict[str, int] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except ValueError as exc:
-            raise DatasetError(f"{path.name} line {number} is not JSON: {exc}") from exc
+    for number, item in json_lines(path):
         text = " ".join(str(item.get("claim") or "").split())
         label = str(item.get("claim_label") or "")
         if not text:

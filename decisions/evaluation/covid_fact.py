@@ -11,7 +11,6 @@ a machine, and a reader that catches a swapped word may still miss a real false 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from claimcheck.models import Outcome
@@ -22,6 +21,7 @@ from decisions.evaluation.dataset import (
     LabelledClaim,
     WebPage,
     WebSection,
+    json_lines,
 )
 from harvester.canonical import canonicalize_url
 
@@ -36,20 +36,10 @@ REAL, COUNTER = "real", "counter-claim"
 
 def read_covid_fact(path: Path) -> Dataset:
     """Read COVIDFACT_dataset.jsonl (one claim per line)."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise DatasetError(f"cannot read {path}: {exc}") from exc
     pages: dict[str, WebPage] = {}
     claims: list[LabelledClaim] = []
     left_out: dict[str, int] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except ValueError as exc:
-            raise DatasetError(f"{path.name} line {number} is not JSON: {exc}") from exc
+    for number, item in json_lines(path):
         text = " ".join(str(item.get("claim") or "").split())
         label = str(item.get("label") or "")
         if not text:

@@ -2,14 +2,36 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
+from typing import Any
 
 from claimcheck.models import Outcome
 
 
 class DatasetError(ValueError):
     """The dataset file cannot be read as the format it was given as."""
+
+
+def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for each non-blank line of a JSON-lines file."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise DatasetError(f"cannot read {path}: {exc}") from exc
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except ValueError as exc:
+            raise DatasetError(f"{path.name} line {number} is not JSON: {exc}") from exc
+        if not isinstance(item, dict):
+            raise DatasetError(f"{path.name} line {number} is not a JSON object")
+        yield number, item
 
 
 @dataclass

@@ -25,6 +25,7 @@ from decisions.demo.loader import (
     demo_load,
     demo_manifest,
 )
+from decisions.models import Verdict
 from decisions.pipeline import claim_pipeline_run
 from decisions.timeframe import parse_timeframe
 from evidence.domains import parse_domains_csv
@@ -235,9 +236,8 @@ def test_the_local_index_finds_each_claims_key_pages_by_its_words(claim: DemoCla
     assert {canonicalize_url(url) for url in claim.sources} <= found
 
 
-@pytest.mark.django_db
-@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.text[:40])
-def test_each_demo_claim_reaches_its_expected_outcome_offline(claim: DemoClaim) -> None:
+def _check(claim: DemoClaim) -> Verdict:
+    """Load the corpus and run the demo claim as it is submitted."""
     demo_load()
     created, _ = claim_submit(
         text=claim.text,
@@ -248,8 +248,15 @@ def test_each_demo_claim_reaches_its_expected_outcome_offline(claim: DemoClaim) 
     )
     verdict = claim_pipeline_run(claim_id=created.pk)
     assert verdict is not None
+    return verdict
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.text[:40])
+def test_each_demo_claim_reaches_its_expected_outcome_offline(claim: DemoClaim) -> None:
+    verdict = _check(claim)
     assert verdict.outcome == claim.expected, verdict.proof_markdown
-    assert Claim.objects.get(pk=created.pk).outcome == claim.expected
+    assert Claim.objects.get(pk=verdict.claim_id).outcome == claim.expected
 
 
 LONE_OFFICIAL = next(c for c in CLAIMS if c.text.startswith("The Union Medicines Agency"))
@@ -289,16 +296,7 @@ def test_a_claim_short_of_the_agreement_score_is_invalid_and_its_lean_only_a_hin
     "claim", [c for c in CLAIMS if c.expected != "invalid"], ids=lambda c: c.text[:40]
 )
 def test_a_decided_demo_claims_sources_all_took_its_side_and_were_read(claim: DemoClaim) -> None:
-    demo_load()
-    created, _ = claim_submit(
-        text=claim.text,
-        timeframe_start=claim.timeframe_start,
-        timeframe_end=claim.timeframe_end,
-        source_channel=claim.source_channel,
-        enqueue=False,
-    )
-    verdict = claim_pipeline_run(claim_id=created.pk)
-    assert verdict is not None
+    verdict = _check(claim)
     side = "support" if claim.expected == "true" else "refute"
     assert verdict.sources, verdict.proof_markdown
     assert {s["stance"] for s in verdict.sources} == {side}
