@@ -86,6 +86,9 @@ class BudgetConfig(_Strict):
     # A sufficient side with more than this share of its weight counted against it is a
     # conflict (Invalid), not a verdict (None: any opposition short of sufficiency is allowed).
     max_opposition: Annotated[float, Field(ge=0, le=1)] | None = 0.5
+    # The least sure a stance reading may be and still count toward True or False; less sure
+    # readings only feed the lean hint.
+    min_confidence: Literal["low", "medium", "high"] = "medium"
     # Stop searching once this many refinements in a row find nothing new worth reading.
     dry_attempts: Annotated[int, Field(ge=1, le=50)] = 1
     daily_usd: Annotated[float, Field(ge=0)] = 5.0

@@ -71,6 +71,8 @@ class EvidenceHit:
     content_depth: str = ""
     read: bool = True
     """Whether the hit's text was read on its page (a page read, or a verified snippet)."""
+    confidence: str = "high"
+    """How sure the stance reader was: "high", "medium" or "low"."""
     syndicated_from: str = ""
     """The original publisher when this page reprints another's story."""
 
@@ -248,12 +250,22 @@ def _dated_inside(task: SearchTask, hit: EvidenceHit) -> bool:
     return task.timeframe_start is None
 
 
-def compute_totals(*, task: SearchTask, history: SearchHistory, threshold: float) -> Totals:
+CONFIDENCE_RANK = {"low": 0, "medium": 1, "high": 2}
+
+
+def compute_totals(
+    *, task: SearchTask, history: SearchHistory, threshold: float, min_confidence: str = "low"
+) -> Totals:
+    """Each side's counted weight. Hits the stance reader was less sure of than
+    `min_confidence` are left out."""
+    floor = CONFIDENCE_RANK[min_confidence]
     support: list[EvidenceHit] = []
     refute: list[EvidenceHit] = []
     outside: list[EvidenceHit] = []
     for hit in history.evidence:
         if hit.weight <= 0 or not hit.domain or not hit.read:
+            continue
+        if CONFIDENCE_RANK.get(hit.confidence, 0) < floor:
             continue
         if hit.stance == SUPPORT:
             if task.has_timeframe and not _dated_inside(task, hit):
@@ -280,31 +292,40 @@ def decide_from_history(
     threshold: float,
     lean: Lean | None = None,
     max_opposition: float | None = None,
+    min_confidence: str = "low",
     final: bool = False,
 ) -> Decision:
     """The single decision boundary: a final AgentResult, or a request for another search.
     `max_opposition` (a share of the winning side's weight) turns a sufficient side with too
     much counted evidence against it into a conflict; None allows any opposition short of
-    sufficiency. `lean` sets when an Invalid verdict carries a lean hint. `final` ends the
-    search now (it stopped paying), whatever attempts remain."""
-    totals = compute_totals(task=task, history=history, threshold=threshold)
+    sufficiency. Only readings at least `min_confidence` sure count toward a verdict; all
+    readings count toward the lean hint, which `lean` sets. `final` ends the search now (it
+    stopped paying), whatever attempts remain."""
+    totals = compute_totals(
+        task=task, history=history, threshold=threshold, min_confidence=min_confidence
+    )
     support_ok = totals.support.sufficient(threshold)
     refute_ok = totals.refute.sufficient(threshold)
+    every = compute_totals(task=task, history=history, threshold=threshold)
     if support_ok and refute_ok:
-        return _final(task, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean)
+        return _final(
+            task, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean, every
+        )
     if support_ok or refute_ok:
         winner, loser = (
-            (totals.support, totals.refute) if support_ok else (totals.refute, totals.support)
+            (totals.support, every.refute) if support_ok else (totals.refute, every.support)
         )
         if max_opposition is not None and loser.total > max_opposition * winner.total + 1e-9:
-            return _final(task, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean)
+            return _final(
+                task, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean, every
+            )
         outcome = Outcome.TRUE if support_ok else Outcome.FALSE
-        return _final(task, history, totals, outcome, VerdictReason.SUFFICIENT, lean)
+        return _final(task, history, totals, outcome, VerdictReason.SUFFICIENT, lean, every)
     if attempts < max_attempts and not final:
         return NeedMoreSearch(totals=totals)
     usable = [h for h in history.evidence if h.weight > 0 and h.read and h.stance in SIDES]
     reason = VerdictReason.INSUFFICIENT if usable else VerdictReason.NO_SOURCES
-    return _final(task, history, totals, Outcome.INVALID, reason, lean)
+    return _final(task, history, totals, Outcome.INVALID, reason, lean, every)
 
 
 SIDES = (SUPPORT, REFUTE)
@@ -317,11 +338,16 @@ def _final(
     outcome: Outcome,
     reason: VerdictReason,
     lean: Lean | None,
+    every: Totals,
 ) -> Final:
+    """The verdict. `totals` is what counted toward it; `every` also holds the readings too
+    unsure to count, which the lean hint and an Invalid verdict's sources show."""
     from decisions.proof import write_proof
 
-    hint = lean_hint(totals=totals, lean=lean) if outcome == Outcome.INVALID else None
-    sources = select_sources(totals=totals, outcome=outcome)
+    hint = lean_hint(totals=every, lean=lean) if outcome == Outcome.INVALID else None
+    sources = select_sources(
+        totals=totals if outcome != Outcome.INVALID else every, outcome=outcome
+    )
     result = AgentResult(
         outcome=outcome.value,
         reason=reason.value,

@@ -150,6 +150,7 @@ def evidence_hit(row: Evidence) -> EvidenceHit:
         method=row.method,
         content_depth=row.content_depth,
         read=row.was_read,
+        confidence=row.confidence,
         syndicated_from=row.syndicated_from,
     )
 
@@ -285,9 +286,15 @@ def _search_step(run: _Run, attempt: int, composed_schema: Any, tweak: str) -> S
 
 
 def _sufficient(run: _Run, *, leads_as_read: bool) -> bool:
-    threshold = run.config.budgets.agreement_score
+    budgets = run.config.budgets
+    threshold = budgets.agreement_score
     history = _history(run, leads_as_read=leads_as_read)
-    totals = compute_totals(task=run.task, history=history, threshold=threshold)
+    totals = compute_totals(
+        task=run.task,
+        history=history,
+        threshold=threshold,
+        min_confidence=budgets.min_confidence,
+    )
     return totals.support.sufficient(threshold) or totals.refute.sufficient(threshold)
 
 
@@ -675,6 +682,7 @@ def _decide(run: _Run, attempt: int, *, last: bool) -> Any:
         threshold=budgets.agreement_score,
         lean=lean_rule(budgets),
         max_opposition=budgets.max_opposition,
+        min_confidence=budgets.min_confidence,
         final=last,
     )
     _update_counters(run, history, decision.totals)

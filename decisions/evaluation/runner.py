@@ -118,6 +118,7 @@ def _rule(claim: Claim, hits: list[EvidenceHit]) -> str:
         threshold=budgets.agreement_score,
         lean=lean_rule(budgets),
         max_opposition=budgets.max_opposition,
+        min_confidence=budgets.min_confidence,
     )
     assert isinstance(decision, Final)  # no attempts left: always final
     return decision.result.outcome

@@ -79,6 +79,7 @@ class Row:
     expected: str  # "need_more_search" or "<outcome>/<reason>", "~<outcome>" for a lean hint
     lean: Lean | None = None
     max_opposition: float | None = None
+    min_confidence: str = "low"
 
 
 LEAN = Lean(score=0.4, ratio=2.0)
@@ -342,6 +343,47 @@ ROWS = [
         1,
         "true/sufficient",
     ),
+    # Readings the stance reader was unsure of never decide; they only lean.
+    Row(
+        "two agreeing officials read with low confidence",
+        OPEN,
+        [
+            replace(hit("europa.eu", "official", when=None), confidence="low"),
+            replace(hit("reuters.com", "wire", when=None), confidence="low"),
+        ],
+        10,
+        "invalid/insufficient~true",
+        LEAN,
+        None,
+        "medium",
+    ),
+    Row(
+        "two agreeing officials read with medium confidence",
+        OPEN,
+        [
+            replace(hit("europa.eu", "official", when=None), confidence="medium"),
+            replace(hit("reuters.com", "wire", when=None), confidence="high"),
+        ],
+        1,
+        "true/sufficient",
+        LEAN,
+        None,
+        "medium",
+    ),
+    Row(
+        "an unsure refutation still weighs against a sure verdict",
+        OPEN,
+        [
+            hit("europa.eu", "official", when=None),
+            hit("reuters.com", "wire", when=None),
+            replace(hit("gov.example", "official", "refute", when=None), confidence="low"),
+        ],
+        1,
+        "invalid/conflicting",
+        None,
+        0.5,
+        "medium",
+    ),
     # Opposition: a sufficient side with much counted against it is a conflict.
     Row(
         "sufficient support against half its weight in refutation",
@@ -384,6 +426,7 @@ def test_the_decision_table(row: Row) -> None:
         threshold=1.6,
         lean=row.lean,
         max_opposition=row.max_opposition,
+        min_confidence=row.min_confidence,
     )
     if row.expected == "need_more_search":
         assert isinstance(decision, NeedMoreSearch)
