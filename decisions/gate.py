@@ -145,7 +145,8 @@ def select_for_crawl(
     readable = [s for s in scored if s.usable and s.tier in tiers and s.lead.url not in crawled]
     best = max((s.relevance for s in readable), default=0.0)
     floor = max(MIN_CRAWL_RELEVANCE, RELATIVE_CRAWL_RELEVANCE * best)
-    candidates = [s for s in readable if s.relevance >= floor]
+    # Most about the claim first; authority breaks ties (a stable sort keeps the score order).
+    candidates = sorted((s for s in readable if s.relevance >= floor), key=lambda s: -s.relevance)
     picks: list[ScoredLead] = []
     domains: set[str] = set()
 

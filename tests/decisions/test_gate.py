@@ -147,3 +147,26 @@ def test_it_verifies_when_snippets_would_suffice_and_refines_when_the_budget_is_
     assert gate(sufficient=True, crawls_left=4) == "verify"
     assert gate(sufficient=False, crawls_left=4) == "crawl"
     assert gate(sufficient=False, crawls_left=0) == "refine"
+
+
+def test_among_results_worth_reading_the_one_most_about_the_claim_is_read_first() -> None:
+    scored = score_leads(
+        leads=[
+            lead(
+                "https://ministry.gov/fees",
+                "Press release: Council decision on battery passport fees, March 2025",
+                "",
+            ),
+            lead(
+                "https://agency.gov/battery-passport",
+                "Battery Passport: the vote",
+                "The Council adopted the Battery Passport Regulation on 28 March 2025.",
+            ),
+        ],
+        task=TASK,
+    )
+
+    picks = select_for_crawl(scored=scored, crawled=set(), limit=1, allow_other=False)
+
+    assert scored[0].lead.url == "https://ministry.gov/fees"  # the higher score, for its cues
+    assert [p.lead.url for p in picks] == ["https://agency.gov/battery-passport"]
