@@ -1,4 +1,4 @@
-"""Server time of the claim queue page with 10,000 claims.
+"""Server time of the claim queue page with 10,000 claims, and of its live poll.
 
 Creates a scratch database (the test database of the configured engine: SQLite by default,
 PostgreSQL with DATABASE_URL), fills it with claims that have verdicts, evidence and overrides,
@@ -37,6 +37,7 @@ from django.utils import timezone  # noqa: E402
 
 from claimcheck.models import Claim, ClaimStatus, Outcome, claim_fingerprint, claim_hash  # noqa: E402
 from decisions.models import Override, Verdict, VerdictReason  # noqa: E402
+from decisions.selectors import queue_state  # noqa: E402
 from evidence.models import ContentDepth, Evidence, Method, Stance, Tier  # noqa: E402
 
 WORDS = (
@@ -114,7 +115,7 @@ def populate(n: int, editor: User) -> None:
     )
 
 
-def measure(client: Client, url: str, runs: int) -> tuple[float, float, int]:
+def measure(client: Client, url: str, runs: int, status: int = 200) -> tuple[float, float, int]:
     client.get(url)  # warm the template and connection caches
     times = []
     queries = 0
@@ -123,7 +124,7 @@ def measure(client: Client, url: str, runs: int) -> tuple[float, float, int]:
             started = time.perf_counter()
             response = client.get(url)
             times.append((time.perf_counter() - started) * 1000)
-        assert response.status_code == 200, (url, response.status_code)
+        assert response.status_code == status, (url, response.status_code)
         queries = len(captured.captured_queries)
     times.sort()
     p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
@@ -169,6 +170,12 @@ def main() -> None:
             median, p95, queries = measure(client, url, args.runs)
             client.defaults.pop("HTTP_HX_REQUEST", None)
             print(f"{name:34} {median:10.1f} {p95:8.1f} {queries:8d}")
+        # The live queue's poll when nothing changed: answered 204 (session, user, queue state).
+        client.defaults["HTTP_HX_REQUEST"] = "true"
+        poll = f"/claims/live/?since={queue_state().token}"
+        median, p95, queries = measure(client, poll, args.runs, status=204)
+        client.defaults.pop("HTTP_HX_REQUEST", None)
+        print(f"{'live poll, nothing new (204)':34} {median:10.1f} {p95:8.1f} {queries:8d}")
     finally:
         teardown_databases(old, verbosity=0)
 

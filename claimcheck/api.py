@@ -3,10 +3,11 @@ bearer-token auth and the error shape ({"error", "details"}) every endpoint answ
 
 from __future__ import annotations
 
+from http import HTTPStatus
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI, Schema
 from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
@@ -49,18 +50,56 @@ def _unauthorized(request: HttpRequest, exc: AuthenticationError) -> HttpRespons
     return error_response(request, 401, "unauthorized", "a valid bearer token is required")
 
 
+# Pydantic names the branch of a union it tried ("datetime", "list[...]", "function-wrap[...]");
+# a client knows only its own field names, so those parts are left out of `field`.
+_LOCATION_ROOTS = {"body", "query", "path", "header", "cookie", "form", "file"}
+_TYPE_TAGS = {"date", "datetime", "time", "str", "int", "float", "bool", "list", "dict", "none"}
+
+
+def _field(loc: list[Any], params: set[str]) -> str:
+    parts = [str(part) for part in loc]
+    if parts and parts[0] in _LOCATION_ROOTS:
+        parts = parts[1:]
+    if parts and parts[0] in params:
+        parts = parts[1:]
+    kept = [p for p in parts if "[" not in p and "(" not in p]
+    while kept and kept[-1] in _TYPE_TAGS:
+        kept.pop()
+    return ".".join(kept)
+
+
+def validation_details(errors: list[dict[str, Any]]) -> list[dict[str, str]]:
+    """One entry a field, {"field", "message"}, named as the client sent it."""
+    params = {"payload", "filters", "data"}
+    by_field: dict[str, str] = {}
+    for item in errors:
+        field = _field(list(item.get("loc", [])), params)
+        by_field.setdefault(field, str(item.get("msg", "")))
+    if len(by_field) > 1:
+        # "Input should be a valid list" from the other branch of `one | list` says nothing.
+        by_field.pop("", None)
+    return [{"field": field, "message": message} for field, message in by_field.items()]
+
+
 @api.exception_handler(NinjaValidationError)
 def _invalid(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
-    details = [
-        {"loc": [str(part) for part in item.get("loc", [])], "msg": item.get("msg", "")}
-        for item in exc.errors
-    ]
-    return error_response(request, 422, "invalid request", details)
+    return error_response(request, 422, "invalid request", validation_details(exc.errors))
+
+
+@api.exception_handler(Http404)
+def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
+    return error_response(request, 404, "not found", str(exc) or request.path)
 
 
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-    return error_response(request, exc.status_code, str(exc.message), "")
+    message = str(exc.message)
+    if message.startswith("Cannot parse request body"):
+        # ninja keeps the parser's own reason (line and column) only as the cause.
+        reason = str(exc.__cause__) if exc.__cause__ is not None else "the body is not JSON"
+        return error_response(request, exc.status_code, "invalid JSON", {"message": reason})
+    label = HTTPStatus(exc.status_code).phrase.lower()
+    return error_response(request, exc.status_code, label, message)
 
 
 class MeOut(Schema):

@@ -8,6 +8,10 @@ class ClaimcheckConfig(AppConfig):
 
     def ready(self) -> None:
         # Parse the pipeline config at start-up so that a bad file stops the process at once.
+        from django.db.backends.signals import connection_created
+
         from claimcheck.config import get_config
+        from claimcheck.dbreading import install_safe_timestamp_loader
 
         get_config()
+        connection_created.connect(install_safe_timestamp_loader, dispatch_uid="safe-timestamps")

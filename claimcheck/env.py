@@ -13,6 +13,25 @@ _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
 
+def env_file_load(path: Path) -> None:
+    """Fill the environment from a `NAME=value` file (for settings a local set-up generates once,
+    such as the development signing key). Variables already set always win; a missing file is
+    fine; a line that is not `NAME=value` stops start-up with its line number."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return
+    for number, raw in enumerate(lines, start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, sep, value = line.partition("=")
+        name = name.strip()
+        if not sep or not name.isidentifier():
+            raise ImproperlyConfigured(f"{path}:{number}: expected NAME=value, got {raw!r}")
+        os.environ.setdefault(name, value.strip().strip("\"'"))
+
+
 def env_str(name: str, default: str = "") -> str:
     return os.environ.get(name, default)
 
@@ -73,7 +92,16 @@ def database_from_url(url: str, *, base_dir: Path) -> dict[str, Any]:
         name = unquote(parts.path.lstrip("/"))
         if not name:
             raise ImproperlyConfigured("DATABASE_URL for PostgreSQL needs a database name")
-        options = dict(parse_qsl(parts.query))
+        options: dict[str, Any] = dict(parse_qsl(parts.query))
+        pool_max = env_int("CLAIMCHECK_DB_POOL_MAX", default=10, minimum=0)
+        if pool_max:
+            # One bounded pool per process: however many threads serve requests, the process
+            # holds at most pool_max connections and the rest wait (up to the timeout) for one.
+            options["pool"] = {
+                "min_size": min(2, pool_max),
+                "max_size": pool_max,
+                "timeout": env_int("CLAIMCHECK_DB_POOL_TIMEOUT", default=10, minimum=1),
+            }
         return {
             "ENGINE": "django.db.backends.postgresql",
             "NAME": name,
@@ -82,8 +110,10 @@ def database_from_url(url: str, *, base_dir: Path) -> dict[str, Any]:
             "HOST": parts.hostname or "",
             "PORT": str(parts.port or ""),
             "OPTIONS": options,
-            "CONN_MAX_AGE": 60,
-            "CONN_HEALTH_CHECKS": True,
+            # A pooled connection goes back to the pool after each request; Django refuses
+            # persistent connections on top of a pool.
+            "CONN_MAX_AGE": 0 if pool_max else 60,
+            "CONN_HEALTH_CHECKS": not pool_max,
         }
     raise ImproperlyConfigured(
         f"DATABASE_URL scheme {scheme!r} is not supported (use sqlite:/// or postgres://)"

@@ -267,12 +267,14 @@ def _refusal(address: IPAddress, *, allow_loopback: bool) -> str | None:
 class _Policy:
     """Which destinations one call may reach.
 
-    `trusted_hosts` holds the admin-configured host of a trusted call: its addresses are not
-    vetted (a self-hosted SearxNG on 127.0.0.1 is fine), but a redirect elsewhere is.
+    `trusted_origin` is the admin-configured origin (scheme, host, port) of a trusted call: its
+    addresses are not vetted (a self-hosted SearxNG on 127.0.0.1 is fine). Only that origin is
+    trusted: another port or scheme on the same host (a redirect to 127.0.0.1:6379, say) is
+    vetted like any other URL.
     """
 
     allow_loopback: bool
-    trusted_hosts: frozenset[str] = frozenset()
+    trusted_origin: tuple[str, str, int] | None = None
 
     @classmethod
     def for_call(cls, url: httpx.URL, *, trusted: bool) -> _Policy:
@@ -280,8 +282,12 @@ class _Policy:
         allow = settings.configured and bool(
             getattr(settings, "CLAIMCHECK_HTTP_ALLOW_LOOPBACK", False)
         )
-        hosts = frozenset({_host_key(url.raw_host.decode("ascii"))}) if trusted else frozenset()
-        return cls(allow_loopback=allow, trusted_hosts=hosts)
+        origin = None
+        if trusted:
+            scheme = url.scheme.lower()
+            host = _host_key(url.raw_host.decode("ascii"))
+            origin = (scheme, host, url.port or _DEFAULT_PORTS.get(scheme, 0))
+        return cls(allow_loopback=allow, trusted_origin=origin)
 
     def vet_url(self, url: httpx.URL, *, shown: str) -> list[IPAddress]:
         """Scheme, credentials, host, then addresses; returns the vetted addresses."""
@@ -295,15 +301,17 @@ class _Policy:
         host = url.raw_host.decode("ascii")
         if not host:
             raise InvalidURL("the URL has no host", url=shown)
-        port = url.port or (443 if scheme == "https" else 80)
+        port = url.port or _DEFAULT_PORTS[scheme]
         try:
-            return self.vet_host(host, port)
+            return self.vet_host(host, port, scheme=scheme)
         except HttpError as exc:
             exc.url = shown
             raise
 
-    def vet_host(self, host: str, port: int) -> list[IPAddress]:
-        """Resolve `host` and return its addresses if every one of them may be contacted."""
+    def vet_host(self, host: str, port: int, *, scheme: str | None = None) -> list[IPAddress]:
+        """Resolve `host` and return its addresses if every one of them may be contacted.
+        `scheme` is known when a URL is vetted; the connection that follows knows only the host
+        and port, and every URL it connects for was vetted with its scheme just before."""
         key = _host_key(host)
         if _offline.active:
             raise Offline(f"offline: {key} was not contacted")
@@ -319,7 +327,9 @@ class _Policy:
                 raise ConnectFailed(f"cannot resolve {key}", dns=True) from exc
             if not addresses:
                 raise ConnectFailed(f"{key} has no addresses", dns=True)
-        trusted = key in self.trusted_hosts
+        trusted = self.trusted_origin is not None and self.trusted_origin[1:] == (key, port)
+        if trusted and scheme is not None and self.trusted_origin is not None:
+            trusted = self.trusted_origin[0] == scheme
         for address in addresses:
             if trusted:
                 # Even an admin-configured endpoint has no business with instance credentials.
@@ -330,6 +340,9 @@ class _Policy:
                 # Every address must pass: the resolver's order is not ours to rely on.
                 raise BlockedURL(f"{key} resolves to {reason}")
         return addresses
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def _host_key(host: str) -> str:

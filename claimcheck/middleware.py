@@ -1,7 +1,9 @@
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.middleware import LoginRequiredMiddleware as _Base
-from django.http import HttpRequest
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
 
 
 class LoginRequiredMiddleware(_Base):
@@ -14,3 +16,66 @@ class LoginRequiredMiddleware(_Base):
         if request.path_info.startswith("/api/"):
             return None
         return super().process_view(request, view_func, view_args, view_kwargs)
+
+
+_NUL_MARKS = {
+    "application/json": (b"\x00", b"\\u0000"),
+    "application/x-www-form-urlencoded": (b"\x00", b"%00"),
+}
+
+
+class InputGuardMiddleware:
+    """Refuses, before any view runs, input that no field of ours can hold: a NUL character in
+    the query string or in a form or JSON body (PostgreSQL text cannot store it, and a filter
+    with one failed deep inside the database), and a body over DATA_UPLOAD_MAX_MEMORY_SIZE.
+    The API answers in its {"error", "details"} shape; pages get a short plain-text answer.
+    Multipart uploads keep Django's own limits (their files may hold any byte)."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        refused = self._refusal(request)
+        if refused is None:
+            return self.get_response(request)
+        status, details = refused
+        error = "request too large" if status == 413 else "invalid request"
+        if request.path_info.startswith("/api/"):
+            return JsonResponse({"error": error, "details": details}, status=status)
+        return HttpResponse(f"{error}: {details}\n", status=status, content_type="text/plain")
+
+    def _refusal(self, request: HttpRequest) -> tuple[int, str] | None:
+        query = request.META.get("QUERY_STRING", "")
+        if "%00" in query or "\x00" in query:
+            return 400, "a NUL character is not allowed in any field"
+        marks = _NUL_MARKS.get(request.content_type or "")
+        if marks is None:
+            return None
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        try:
+            length = int(request.META.get("CONTENT_LENGTH") or 0)
+        except ValueError:
+            return 400, "the Content-Length header is not a number"
+        if limit is not None and length > limit:
+            return 413, f"the body is {length} bytes; at most {limit}"
+        try:
+            body = request.body
+        except RequestDataTooBig:
+            return 413, f"the body is over {limit} bytes"
+        if any(mark in body for mark in marks):
+            return 400, "a NUL character is not allowed in any field"
+        return None
+
+
+class ContentSecurityPolicyMiddleware:
+    """Sends settings.CONTENT_SECURITY_POLICY on every response that has none of its own."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        response = self.get_response(request)
+        policy = getattr(settings, "CONTENT_SECURITY_POLICY", "")
+        if policy and "Content-Security-Policy" not in response:
+            response["Content-Security-Policy"] = policy
+        return response

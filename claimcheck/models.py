@@ -76,6 +76,15 @@ class Claim(models.Model):
     outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
     overridden = models.BooleanField(default=False)
     reviewed_at = models.DateTimeField(null=True, blank=True)
+    # The editor who took the claim for review; released when it is reviewed.
+    assigned_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="assigned_claims",
+    )
+    assigned_at = models.DateTimeField(null=True, blank=True)
     queries_used = models.PositiveIntegerField(default=0)
     crawls_used = models.PositiveIntegerField(default=0)
     evidence_count = models.PositiveIntegerField(default=0)
@@ -142,6 +151,7 @@ class EventKind(models.TextChoices):
     DECISION = "decision", "Decision"
     VERDICT = "verdict", "Verdict"
     OVERRIDE = "override", "Override"
+    REVIEW = "review", "Review"
     ERROR = "error", "Error"
 
 

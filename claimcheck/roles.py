@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -13,6 +14,16 @@ EDITORS = "editors"
 ADMINS = "admins"
 
 User = AbstractBaseUser | AnonymousUser
+
+# What the 403 page says: the role the page needs and how to get it.
+NEEDS_EDITOR = (
+    "This page needs the editor role (group “editors”), which reviews, submits and overrides"
+    " claims. Ask an admin to add you to the editors group."
+)
+NEEDS_ADMIN = (
+    "This page needs the admin role (group “admins”), which curates the domain list and"
+    " settings. Ask an admin to add you to the admins group."
+)
 
 
 def _groups(user: Any) -> set[str]:
@@ -40,7 +51,7 @@ def editor_required(view: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(view)
     def wrapped(request: Any, *args: Any, **kwargs: Any) -> Any:
         if not is_editor(request.user):
-            raise PermissionDenied("Editors only.")
+            raise PermissionDenied(NEEDS_EDITOR)
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -50,7 +61,31 @@ def admin_required(view: Callable[..., Any]) -> Callable[..., Any]:
     @wraps(view)
     def wrapped(request: Any, *args: Any, **kwargs: Any) -> Any:
         if not is_admin(request.user):
-            raise PermissionDenied("Admins only.")
+            raise PermissionDenied(NEEDS_ADMIN)
         return view(request, *args, **kwargs)
 
     return wrapped
+
+
+# Polled endpoints (every few seconds) read the role from the session, re-read at most this often,
+# so that a poll costs no query for it; a role taken away stops the polling within a minute.
+ROLE_CACHE_SECONDS = 60
+
+
+def request_is_editor(request: Any) -> bool:
+    user = request.user
+    if not (user.is_authenticated and user.is_active):
+        return False
+    if user.is_superuser:
+        return True
+    cached = request.session.get("_claimcheck_role")
+    now = time.time()
+    if (
+        isinstance(cached, dict)
+        and cached.get("user") == user.pk
+        and now - float(cached.get("at", 0)) < ROLE_CACHE_SECONDS
+    ):
+        return bool(cached.get("editor"))
+    editor = is_editor(user)
+    request.session["_claimcheck_role"] = {"user": user.pk, "editor": editor, "at": now}
+    return editor

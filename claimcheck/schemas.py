@@ -13,3 +13,8 @@ class ErrorOut(Schema):
 
     error: str
     details: Any = ""
+
+
+# Far past any real list, and small enough for every database's OFFSET (a larger number used to
+# overflow inside the driver and answer 500).
+OFFSET_MAX = 1_000_000_000

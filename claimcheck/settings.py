@@ -3,22 +3,36 @@
 from __future__ import annotations
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from claimcheck.env import database_from_url, env_bool, env_int, env_list, env_str
+from claimcheck.env import (
+    database_from_url,
+    env_bool,
+    env_file_load,
+    env_int,
+    env_list,
+    env_str,
+)
 
 # litellm must never reach out for its price list at import time.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
 BASE_DIR = Path(__file__).resolve().parent.parent
+# scripts/run writes a development signing key here once, so that every management command
+# works on the machine it set up; the real environment always wins over the file.
+env_file_load(Path(env_str("CLAIMCHECK_ENV_FILE", str(BASE_DIR / ".env"))))
 
 DEBUG = env_bool("DJANGO_DEBUG", default=False)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY")
 if not SECRET_KEY:
     if not DEBUG:
-        raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off")
+        raise ImproperlyConfigured(
+            "DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off"
+            " (scripts/run writes one to .env for a local set-up)"
+        )
     SECRET_KEY = "insecure-development-key-do-not-use-in-production"  # noqa: S105
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
@@ -37,6 +51,7 @@ INSTALLED_APPS = [
     "template_partials",
     "ninja",
     "django_q",
+    "axes",
     "claimcheck",
     "harvester",
     "evidence",
@@ -45,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "claimcheck.middleware.InputGuardMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -54,7 +70,40 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "claimcheck.middleware.ContentSecurityPolicyMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its 429 answer.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes): after AXES_FAILURE_LIMIT wrong passwords for one username from
+# one address, that pair is locked out for the cool-off time (429); a success resets the count.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("CLAIMCHECK_LOGIN_FAILURE_LIMIT", default=5, minimum=1)
+AXES_COOLOFF_TIME = timedelta(
+    minutes=env_int("CLAIMCHECK_LOGIN_COOLOFF_MINUTES", default=15, minimum=1)
+)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+
+# No inline script anywhere: scripts come from our own origin only. Inline style attributes
+# stay allowed (meters set their width); they cannot run code.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self' 'unsafe-inline'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
 
 ROOT_URLCONF = "claimcheck.urls"
 WSGI_APPLICATION = "claimcheck.wsgi.application"
@@ -138,6 +187,9 @@ if REDIS_URL:
     Q_CLUSTER["redis"] = REDIS_URL
 else:
     Q_CLUSTER["orm"] = "default"
+# A running claim renews its lease every third of this; a claim not renewed for this long has
+# lost its worker and is queued again by the sweep every worker process runs (decisions.lease).
+CLAIMCHECK_LEASE_SECONDS = env_int("CLAIMCHECK_LEASE_SECONDS", default=20, minimum=3)
 if int(str(Q_CLUSTER["retry"])) <= int(str(Q_CLUSTER["timeout"])):
     raise ImproperlyConfigured("CLAIMCHECK_TASK_RETRY must be larger than CLAIMCHECK_TASK_TIMEOUT")
 
@@ -145,6 +197,11 @@ if int(str(Q_CLUSTER["retry"])) <= int(str(Q_CLUSTER["timeout"])):
 CLAIMCHECK_CONFIG = env_str("CLAIMCHECK_CONFIG", str(BASE_DIR / "claimcheck" / "default.yaml"))
 # Outbound fetching never reaches loopback/private addresses unless this is on (tests only).
 CLAIMCHECK_HTTP_ALLOW_LOOPBACK = env_bool("CLAIMCHECK_HTTP_ALLOW_LOOPBACK", default=False)
+# The stance model (evidence/stance/model.py): its folder, and the threads one reading may use.
+STANCE_MODEL_DIR = env_str(
+    "CLAIMCHECK_STANCE_MODEL", str(BASE_DIR / "evidence" / "stance" / "model")
+)
+STANCE_MODEL_THREADS = env_int("CLAIMCHECK_STANCE_THREADS", default=1, minimum=1)
 # Drop query text from logs when it may carry personal data.
 CLAIMCHECK_SCRUB_QUERY_LOGS = env_bool("CLAIMCHECK_SCRUB_QUERY_LOGS", default=False)
 

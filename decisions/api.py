@@ -6,17 +6,19 @@ from datetime import UTC, date, datetime, time
 from typing import Any
 
 from django.http import HttpRequest
-from django.shortcuts import get_object_or_404
 from ninja import Query, Router, Schema, Status
 from pydantic import ConfigDict, Field
 
+from claimcheck.daterange import SaneDate, SaneDateTime
 from claimcheck.models import Claim, ClaimStatus, Outcome
 from claimcheck.roles import is_editor
-from claimcheck.schemas import FORBIDDEN_EDITORS, ErrorOut
+from claimcheck.schemas import FORBIDDEN_EDITORS, OFFSET_MAX, ErrorOut
 from decisions import selectors
 from decisions.claims import (
+    UNSEARCHABLE,
     BatchError,
     ClaimError,
+    QueueUnavailableError,
     claim_submit,
     claims_submit_many,
     verdict_override,
@@ -30,8 +32,8 @@ class ClaimIn(Schema):
     model_config = ConfigDict(extra="forbid")
 
     text: str = Field(max_length=20_000)
-    timeframe_start: datetime | date | None = None
-    timeframe_end: datetime | date | None = None
+    timeframe_start: SaneDateTime | SaneDate | None = None
+    timeframe_end: SaneDateTime | SaneDate | None = None
     source_channel: str = ""
 
 
@@ -244,7 +246,7 @@ def _created(claim: Claim, created: bool) -> dict[str, Any]:
 
 @router.post(
     "/claims",
-    response={202: ClaimsCreatedOut, 400: ErrorOut, 403: ErrorOut},
+    response={202: ClaimsCreatedOut, 400: ErrorOut, 403: ErrorOut, 422: ErrorOut, 503: ErrorOut},
     summary="Submit one claim or a list; each is checked in the background",
 )
 def create_claims(request: HttpRequest, payload: ClaimIn | list[ClaimIn]) -> Status[Any]:
@@ -266,9 +268,11 @@ def create_claims(request: HttpRequest, payload: ClaimIn | list[ClaimIn]) -> Sta
             results = [(claim, created)]
         else:
             results = _submit_many(items, request.user)
+    except QueueUnavailableError as exc:
+        return Status(503, {"error": "queue unavailable", "details": exc.message})
     except ClaimError as exc:
         return Status(
-            400,
+            422 if exc.code == UNSEARCHABLE else 400,
             {
                 "error": "invalid claim",
                 "details": {"field": exc.field, "message": exc.message},
@@ -276,7 +280,8 @@ def create_claims(request: HttpRequest, payload: ClaimIn | list[ClaimIn]) -> Sta
         )
     except BatchError as exc:
         details = [{"index": p.line, "message": p.message} for p in exc.problems]
-        return Status(400, {"error": "invalid claims", "details": details})
+        unsearchable = any(p.code == UNSEARCHABLE for p in exc.problems)
+        return Status(422 if unsearchable else 400, {"error": "invalid claims", "details": details})
     return Status(
         202, {"ids": [c.pk for c, _ in results], "claims": [_created(c, n) for c, n in results]}
     )
@@ -316,11 +321,11 @@ def get_claim(request: HttpRequest, claim_id: int) -> Status[Any]:
 class ClaimFilters(Schema):
     status: ClaimStatus | None = None
     outcome: str | None = None
-    created_from: date | None = Field(None, alias="from")
-    created_to: date | None = Field(None, alias="to")
+    created_from: SaneDate | None = Field(None, alias="from")
+    created_to: SaneDate | None = Field(None, alias="to")
     q: str | None = None
     limit: int = Field(50, ge=1, le=200)
-    offset: int = Field(0, ge=0)
+    offset: int = Field(0, ge=0, le=OFFSET_MAX)
 
 
 @router.get(
@@ -367,7 +372,9 @@ def list_claims(request: HttpRequest, filters: Query[ClaimFilters]) -> Status[An
 def override_claim(request: HttpRequest, claim_id: int, payload: OverrideIn) -> Status[Any]:
     if not is_editor(request.user):
         return Status(403, FORBIDDEN_EDITORS)
-    claim = get_object_or_404(Claim, pk=claim_id)
+    claim = Claim.objects.filter(pk=claim_id).first()
+    if claim is None:
+        return Status(404, {"error": "not found", "details": f"no claim {claim_id}"})
     outcome = payload.outcome.strip().lower()
     try:
         override = verdict_override(

@@ -78,9 +78,12 @@ def bar_chart(
     unit: str = "",
     label_every: int = 1,
     min_top: float = 4,
+    x_label: str = "",
+    y_label: str = "",
 ) -> SafeString:
     """Vertical bars per category: side by side, or stacked. The axis reaches at least
-    `min_top`, so a handful of counts gets whole-number ticks."""
+    `min_top`, so a handful of counts gets whole-number ticks. `x_label` and `y_label` name
+    the axes when the categories or counts do not say what they are."""
     count = max(1, len(categories))
     totals = [
         sum(s.values[i] for s in series)
@@ -132,6 +135,17 @@ def bar_chart(
         f'<line class="baseline" x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" '
         f'y1="{PAD_TOP + plot_h}" y2="{PAD_TOP + plot_h}"/>'
     )
+    if x_label:
+        body.append(
+            f'<text class="axis-label" x="{PAD_LEFT + plot_w / 2:.1f}" y="{HEIGHT - 2}" '
+            f'text-anchor="middle">{escape(x_label)}</text>'
+        )
+    if y_label:
+        middle = PAD_TOP + plot_h / 2
+        body.append(
+            f'<text class="axis-label" x="10" y="{middle:.1f}" text-anchor="middle" '
+            f'transform="rotate(-90 10 {middle:.1f})">{escape(y_label)}</text>'
+        )
     return _svg(title, desc, body)
 
 
@@ -245,6 +259,8 @@ def dashboard_charts(data: DashboardData) -> list[Chart]:
                     Series("Queries", [queries.get(n, 0) for n in spread_keys], "s-queries"),
                     Series("Crawls", [crawls.get(n, 0) for n in spread_keys], "s-crawls"),
                 ],
+                x_label="queries or pages read for one claim",
+                y_label="claims",
             ),
             headers=["Count", "Claims with this many queries", "Claims with this many crawls"],
             rows=[[str(n), str(queries.get(n, 0)), str(crawls.get(n, 0))] for n in spread_keys],
@@ -290,6 +306,8 @@ def dashboard_charts(data: DashboardData) -> list[Chart]:
                 desc="Number of merged results per confidence (providers agreeing)",
                 categories=[str(c) for c, _ in data.confidence],
                 series=[Series("Results", [n for _, n in data.confidence], "s-main")],
+                x_label="providers that returned the URL",
+                y_label="results",
             ),
             headers=["Providers agreeing", "Results"],
             rows=[[str(c), str(n)] for c, n in data.confidence],

@@ -6,6 +6,7 @@ one atomic function that writes its event row with the acting user.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,6 +15,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from claimcheck.config import get_config
+from claimcheck.daterange import RANGE_MESSAGE, date_in_range
 from claimcheck.events import event_record
 from claimcheck.models import (
     CLAIM_MAX_CHARS,
@@ -25,20 +27,41 @@ from claimcheck.models import (
     claim_hash,
     claim_tokens,
 )
-from decisions.models import Override, Verdict
+from decisions.models import COMMENT_MAX_CHARS, Comment, Override, Verdict
 from decisions.timeframe import parse_timeframe
+from harvester.errors import RewriteInvalid
+from harvester.rewriter import deterministic_rewrite
+
+logger = logging.getLogger(__name__)
 
 CHANNEL_MAX_CHARS = 200
+BATCH_MAX_CLAIMS = 200
 REASON_MAX_CHARS = 2000
 
 
 class ClaimError(ValueError):
     """Bad input for a claim action. `field` names what is wrong."""
 
-    def __init__(self, message: str, *, field: str = "text") -> None:
+    def __init__(self, message: str, *, field: str = "text", code: str = "invalid") -> None:
         super().__init__(message)
         self.field = field
         self.message = message
+        self.code = code
+
+
+# A claim made only of short or common words gives the search nothing to look for.
+UNSEARCHABLE = "unsearchable"
+
+
+class QueueUnavailableError(ClaimError):
+    """The task queue cannot take work. Raised before anything is stored, so a client may
+    simply try again later."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "the task queue is unreachable, so nothing was stored; try again shortly",
+            field="queue",
+        )
 
 
 @dataclass(frozen=True)
@@ -70,8 +93,18 @@ def claim_validate(
     for name, value in (("timeframe_start", timeframe_start), ("timeframe_end", timeframe_end)):
         if value is not None and timezone.is_naive(value):
             raise ClaimError("give the time with a timezone (or a plain date)", field=name)
+        if value is not None and not date_in_range(value):
+            raise ClaimError(RANGE_MESSAGE, field=name)
     if timeframe_start and timeframe_end and timeframe_start > timeframe_end:
         raise ClaimError("the timeframe ends before it starts", field="timeframe_end")
+    try:
+        deterministic_rewrite(cleaned)
+    except RewriteInvalid:
+        raise ClaimError(
+            "the claim has no words to search for; write it as a statement with names, things"
+            " or numbers, e.g. “Veltria Motors opened a battery plant in Karsfeld”",
+            code=UNSEARCHABLE,
+        ) from None
     source = "given" if (timeframe_start or timeframe_end) else ""
     if not source and (parsed := parse_timeframe(cleaned)):
         timeframe_start, timeframe_end = parsed
@@ -96,14 +129,46 @@ def _existing(claim_input: ClaimInput) -> Claim | None:
     )
 
 
-def claim_enqueue(claim: Claim) -> None:
-    """Queue the pipeline once the current transaction commits (never for a rolled-back claim)."""
+def queue_check() -> None:
+    """Ask the broker whether it takes work before a claim is stored: a claim stored without a
+    task would wait for the sweeper, and the client would see a 500 for a row that exists."""
+    from django_q.brokers import get_broker
+    from django_q.conf import Conf
+
+    if Conf.SYNC:
+        return
+    try:
+        alive = bool(get_broker().ping())
+    except Exception as exc:  # each broker raises its own client's errors
+        logger.error("task queue unreachable", extra={"error": f"{type(exc).__name__}: {exc}"})
+        raise QueueUnavailableError() from exc
+    if not alive:
+        raise QueueUnavailableError()
+
+
+def _send(claim_id: int) -> None:
     from django_q.tasks import async_task
 
+    try:
+        async_task("decisions.tasks.claim_run", claim_id, task_name=f"claim-{claim_id}")
+    except Exception as exc:  # each broker raises its own client's errors
+        # The queue answered a moment ago and the claim is committed: it stays queued, and the
+        # sweeper hands it out again. Say so on its timeline rather than fail the request.
+        logger.error(
+            "task queue failed after the claim was stored",
+            extra={"claim": claim_id, "error": f"{type(exc).__name__}: {exc}"},
+        )
+        event_record(
+            claim=Claim.objects.get(pk=claim_id),
+            kind=EventKind.ERROR,
+            message="The task queue was unreachable; the claim waits for the sweeper",
+        )
+
+
+def claim_enqueue(claim: Claim) -> None:
+    """Queue the pipeline once the current transaction commits (never for a rolled-back claim)."""
     claim_id = claim.pk
-    transaction.on_commit(
-        lambda: async_task("decisions.tasks.claim_run", claim_id, task_name=f"claim-{claim_id}")
-    )
+    transaction.on_commit(lambda: _send(claim_id))
 
 
 def _create(claim_input: ClaimInput, user: Any, *, enqueue: bool = True) -> Claim:
@@ -141,6 +206,8 @@ def claim_submit(
     )
     if (existing := _existing(claim_input)) is not None:
         return existing, False
+    if enqueue:
+        queue_check()
     return _create(claim_input, user, enqueue=enqueue), True
 
 
@@ -149,6 +216,7 @@ class BatchProblem:
     line: int
     text: str
     message: str
+    code: str = "invalid"
 
 
 class BatchError(ValueError):
@@ -164,17 +232,22 @@ def claims_submit_many(
     """All or nothing: every item becomes a claim (or returns its recent duplicate), or none
     does and each bad item is reported with its number and reason. Items are (number, fields)
     pairs so that a pasted batch can report its own line numbers."""
+    if len(items) > BATCH_MAX_CLAIMS:
+        message = f"{len(items)} claims given; at most {BATCH_MAX_CLAIMS} at once"
+        raise BatchError([BatchProblem(items[BATCH_MAX_CLAIMS][0], "", message)])
     inputs: list[ClaimInput] = []
     problems: list[BatchProblem] = []
     for number, fields in items:
         try:
             inputs.append(claim_validate(**fields))
         except ClaimError as exc:
-            problems.append(BatchProblem(number, str(fields.get("text", ""))[:120], exc.message))
+            text = str(fields.get("text", ""))[:120]
+            problems.append(BatchProblem(number, text, exc.message, exc.code))
     if problems:
         raise BatchError(problems)
     if not inputs:
         raise BatchError([BatchProblem(1, "", "there is no claim to check")])
+    queue_check()
     results = []
     for claim_input in inputs:
         existing = _existing(claim_input)
@@ -200,6 +273,7 @@ def claim_rerun(*, claim: Claim, user: Any) -> Claim:
     locked = Claim.objects.select_for_update().get(pk=claim.pk)
     if locked.status in (ClaimStatus.QUEUED, ClaimStatus.RUNNING):
         raise ClaimError("the claim is already being checked", field="status")
+    queue_check()
     used = locked.search_runs.count()
     Claim.objects.filter(pk=locked.pk).update(
         run_number=locked.run_number + 1,
@@ -262,7 +336,11 @@ def verdict_override(*, claim: Claim, editor: Any, to_outcome: str, reason: str)
     )
     now = timezone.now()
     Claim.objects.filter(pk=locked.pk).update(
-        outcome=to_outcome, overridden=to_outcome != verdict.outcome, reviewed_at=now
+        outcome=to_outcome,
+        overridden=to_outcome != verdict.outcome,
+        reviewed_at=now,
+        assigned_to=None,
+        assigned_at=None,
     )
     event_record(
         claim=locked,
@@ -277,7 +355,10 @@ def verdict_override(*, claim: Claim, editor: Any, to_outcome: str, reason: str)
 def claim_mark_reviewed(*, claim: Claim, editor: Any) -> None:
     if claim.status != ClaimStatus.DECIDED:
         raise ClaimError("only a decided claim can be reviewed", field="status")
-    Claim.objects.filter(pk=claim.pk).update(reviewed_at=timezone.now())
+    # Reviewing releases the claim: nobody needs to hold it any more.
+    Claim.objects.filter(pk=claim.pk).update(
+        reviewed_at=timezone.now(), assigned_to=None, assigned_at=None
+    )
     event_record(
         claim=claim,
         kind=EventKind.OVERRIDE,
@@ -303,3 +384,97 @@ def also_reported_by(*, claim: Claim, days: int = 7, threshold: float = 0.8) -> 
         c for c in same if c.source_channel != claim.source_channel or not claim.source_channel
     ]
     return sorted(others, key=lambda c: c.created_at)
+
+
+@transaction.atomic
+def claim_take(*, claim: Claim, editor: Any) -> Claim:
+    """Assign the claim to `editor` for review. A claim another editor holds stays theirs."""
+    # Lock the claim row only (PostgreSQL cannot lock the nullable side of the join).
+    locked = (
+        Claim.objects.select_for_update(of=("self",)).select_related("assigned_to").get(pk=claim.pk)
+    )
+    if locked.assigned_to_id == editor.pk:
+        return locked
+    if locked.assigned_to is not None:
+        raise ClaimError(
+            f"{locked.assigned_to.get_username()} has taken this claim already",
+            field="assigned_to",
+        )
+    if locked.reviewed_at is not None:
+        raise ClaimError("this claim has been reviewed already", field="assigned_to")
+    now = timezone.now()
+    Claim.objects.filter(pk=locked.pk).update(assigned_to=editor, assigned_at=now)
+    event_record(
+        claim=locked, kind=EventKind.REVIEW, message=f"{editor.get_username()} took the claim"
+    )
+    locked.assigned_to, locked.assigned_at = editor, now
+    return locked
+
+
+@transaction.atomic
+def claim_release(*, claim: Claim, editor: Any) -> None:
+    """Give the claim back to the pool: its holder can, and so can an admin."""
+    from claimcheck.roles import is_admin
+
+    locked = Claim.objects.select_for_update().get(pk=claim.pk)
+    if locked.assigned_to_id is None:
+        return
+    if locked.assigned_to_id != editor.pk and not is_admin(editor):
+        raise ClaimError("only the editor who took the claim can release it", field="assigned_to")
+    Claim.objects.filter(pk=locked.pk).update(assigned_to=None, assigned_at=None)
+    event_record(
+        claim=locked, kind=EventKind.REVIEW, message=f"{editor.get_username()} released the claim"
+    )
+
+
+@transaction.atomic
+def comment_add(*, claim: Claim, author: Any, text: str) -> Comment:
+    """Add a message to the claim's discussion; it stays in the claim's history."""
+    cleaned = (text or "").strip()
+    if not cleaned:
+        raise ClaimError("write something first", field="text")
+    if len(cleaned) > COMMENT_MAX_CHARS:
+        raise ClaimError(f"a comment is at most {COMMENT_MAX_CHARS} characters", field="text")
+    comment = Comment.objects.create(claim=claim, author=author, text=cleaned)
+    event_record(
+        claim=claim,
+        kind=EventKind.REVIEW,
+        message=f"{author.get_username()} commented",
+        payload={"comment_id": comment.pk},
+    )
+    return comment
+
+
+BULK_MAX = 200
+
+
+@dataclass(frozen=True)
+class BulkResult:
+    done: int
+    skipped: int
+
+
+def claims_review_many(*, claim_ids: list[int], editor: Any) -> BulkResult:
+    """Mark each decided, unreviewed claim reviewed; the others are skipped and counted."""
+    ids = list(dict.fromkeys(claim_ids))[:BULK_MAX]
+    done = 0
+    for claim in Claim.objects.filter(
+        pk__in=ids, status=ClaimStatus.DECIDED, reviewed_at__isnull=True
+    ):
+        with transaction.atomic():
+            claim_mark_reviewed(claim=claim, editor=editor)
+        done += 1
+    return BulkResult(done=done, skipped=len(ids) - done)
+
+
+def claims_rerun_many(*, claim_ids: list[int], user: Any) -> BulkResult:
+    """Queue a fresh run of each claim not being checked now; the others are skipped."""
+    ids = list(dict.fromkeys(claim_ids))[:BULK_MAX]
+    done = 0
+    for claim in Claim.objects.filter(pk__in=ids):
+        try:
+            claim_rerun(claim=claim, user=user)
+        except ClaimError:
+            continue  # already queued or running: counted as skipped below
+        done += 1
+    return BulkResult(done=done, skipped=len(ids) - done)

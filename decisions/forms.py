@@ -8,11 +8,13 @@ from typing import Any
 
 from django import forms
 
+from claimcheck.daterange import validate_date_range
 from claimcheck.models import CLAIM_MAX_CHARS, ClaimStatus, Outcome
-from decisions.claims import CHANNEL_MAX_CHARS, REASON_MAX_CHARS
+from decisions.claims import BATCH_MAX_CLAIMS, CHANNEL_MAX_CHARS, REASON_MAX_CHARS
+from decisions.models import COMMENT_MAX_CHARS
 from evidence.forms import DeskForm
 
-BATCH_MAX_LINES = 200
+BATCH_MAX_LINES = BATCH_MAX_CLAIMS
 
 
 def day_start(value: date | None) -> datetime | None:
@@ -44,9 +46,14 @@ class QueueFilterForm(DeskForm):
         label="Overrides",
     )
     needs_review = forms.BooleanField(required=False, label="Needs review")
+    mine = forms.BooleanField(required=False, label="Taken by me")
     channel = forms.CharField(required=False, max_length=CHANNEL_MAX_CHARS, label="Channel")
-    created_from = forms.DateField(required=False, label="From", widget=DateInput())
-    created_to = forms.DateField(required=False, label="To", widget=DateInput())
+    created_from = forms.DateField(
+        validators=[validate_date_range], required=False, label="From", widget=DateInput()
+    )
+    created_to = forms.DateField(
+        validators=[validate_date_range], required=False, label="To", widget=DateInput()
+    )
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
@@ -64,6 +71,7 @@ class QueueFilterForm(DeskForm):
             "outcome": data.get("outcome") or "",
             "overridden": data.get("overridden") or "",
             "needs_review": bool(data.get("needs_review")),
+            "mine": bool(data.get("mine")),
             "channel": (data.get("channel") or "").strip(),
             "created_from": data.get("created_from"),
             "created_to": data.get("created_to"),
@@ -77,8 +85,12 @@ class ClaimSubmitForm(DeskForm):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="One factual statement, e.g. “The EU AI Act entered into force in August 2024”.",
     )
-    timeframe_start = forms.DateField(required=False, label="Happened from", widget=DateInput())
-    timeframe_end = forms.DateField(required=False, label="Happened until", widget=DateInput())
+    timeframe_start = forms.DateField(
+        validators=[validate_date_range], required=False, label="Happened from", widget=DateInput()
+    )
+    timeframe_end = forms.DateField(
+        validators=[validate_date_range], required=False, label="Happened until", widget=DateInput()
+    )
     source_channel = forms.CharField(
         required=False,
         max_length=CHANNEL_MAX_CHARS,
@@ -105,10 +117,23 @@ class BatchSubmitForm(DeskForm):
 
 
 class OverrideForm(DeskForm):
-    outcome = forms.ChoiceField(choices=Outcome.choices, label="New outcome")
+    outcome = forms.ChoiceField(
+        choices=Outcome.choices,
+        label="New outcome",
+        widget=forms.Select(attrs={"data-key": "o"}),
+    )
     reason = forms.CharField(
         label="Reason",
         max_length=REASON_MAX_CHARS,
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text="Say what the sources missed; it is kept in the history.",
+    )
+
+
+class CommentForm(DeskForm):
+    text = forms.CharField(
+        label="Comment",
+        max_length=COMMENT_MAX_CHARS,
+        widget=forms.Textarea(attrs={"rows": 3, "data-key": "c"}),
+        help_text="Seen by every editor; kept in the claim's history.",
     )

@@ -63,3 +63,26 @@ class Override(models.Model):
 
     def __str__(self) -> str:
         return f"{self.from_outcome} → {self.to_outcome} by {self.editor_id}"
+
+
+COMMENT_MAX_CHARS = 2000
+
+
+class Comment(models.Model):
+    """One message in a claim's discussion. Rows are only ever added, never edited: the thread
+    is part of the claim's history."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="comments")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    text = models.TextField()
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "id"]
+        indexes = [models.Index(fields=["claim", "at"], name="comment_claim_at")]
+        constraints = [
+            models.CheckConstraint(condition=~models.Q(text=""), name="comment_text_required"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.author_id} on {self.claim_id}"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, replace
-from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -41,6 +40,7 @@ from decisions.gate import (
     score_leads,
     snippet_gate,
 )
+from decisions.lease import claim_lease, lease_expired_before
 from decisions.models import Verdict
 from decisions.query import compose_initial_query, refine_query
 from evidence.collect import (
@@ -67,20 +67,13 @@ class ClaimNotRunnable(Exception):
     """The claim is decided, failed, or being run by another live worker."""
 
 
-def _stale_before(config_timeout: int | None = None) -> Any:
-    from django.conf import settings
-
-    timeout = config_timeout or int(str(settings.Q_CLUSTER.get("timeout", 600)))
-    return timezone.now() - timedelta(seconds=timeout)
-
-
 def claim_start(*, claim_id: int) -> Claim:
-    """Take the claim with a conditional UPDATE: queued, or running but silent for longer than a
-    task may run (its worker died). Anything else means someone else has it, or it is done."""
+    """Take the claim with a conditional UPDATE: queued, or running with a lease that ran out
+    (its worker died). Anything else means someone else has it, or it is done."""
     now = timezone.now()
     taken = Claim.objects.filter(
         Q(status=ClaimStatus.QUEUED)
-        | Q(status=ClaimStatus.RUNNING, updated_at__lt=_stale_before()),
+        | Q(status=ClaimStatus.RUNNING, updated_at__lt=lease_expired_before()),
         pk=claim_id,
     ).update(status=ClaimStatus.RUNNING, started_at=now, updated_at=now)
     if taken != 1:
@@ -569,7 +562,8 @@ def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
         config=config,
     )
     try:
-        verdict = _loop(run)
+        with claim_lease(claim_id=claim.pk):
+            verdict = _loop(run)
     except (HarvestError, llm.LLMError) as exc:
         claim_fail(claim=claim, error=f"{type(exc).__name__}: {exc}")
         return None

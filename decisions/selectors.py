@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Count, Exists, F, Max, OuterRef, QuerySet
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import TruncDate
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
@@ -18,8 +18,9 @@ from django.utils.safestring import SafeString, mark_safe
 
 from claimcheck.config import get_config
 from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome, PipelineEvent
-from decisions.models import Override, Verdict, VerdictReason
+from decisions.models import Comment, Override, Verdict, VerdictReason
 from decisions.proof import proof_as_shown, render_proof
+from decisions.summary import verdict_summary
 from evidence.models import Evidence, FactCheckMatch, Stance
 from harvester.models import ProcessedResult, SearchRun
 
@@ -41,6 +42,7 @@ def claim_queue(
     overridden: str = "",
     needs_review: bool = False,
     channel: str = "",
+    assigned_to: int | None = None,
 ) -> QuerySet[Claim]:
     """Claims newest first, each with `leaning` (its current verdict leans, below the agreement
     score). `overridden` is "yes", "no" or "" (either); `needs_review` keeps decided claims no
@@ -65,7 +67,29 @@ def claim_queue(
         claims = claims.filter(status=ClaimStatus.DECIDED, reviewed_at__isnull=True)
     if channel:
         claims = claims.filter(source_channel=channel)
-    return claims.order_by("-created_at", "-id")
+    if assigned_to is not None:
+        claims = claims.filter(assigned_to_id=assigned_to)
+    return claims.select_related("assigned_to").order_by("-created_at", "-id")
+
+
+@dataclass(frozen=True)
+class QueueState:
+    """What a live queue compares between polls: `token` changes whenever any claim is added or
+    changes (every step touches its claim's updated_at); `active` counts queued and running."""
+
+    token: str
+    active: int
+
+
+def queue_state() -> QueueState:
+    """One query."""
+    row = Claim.objects.aggregate(
+        total=Count("id"),
+        latest=Max("updated_at"),
+        active=Count("id", filter=Q(status__in=[ClaimStatus.QUEUED, ClaimStatus.RUNNING])),
+    )
+    latest = round(row["latest"].timestamp() * 1_000_000) if row["latest"] else 0
+    return QueueState(token=f"{row['total']}-{latest}", active=int(row["active"] or 0))
 
 
 def claim_source_counts(*, claims: list[Claim]) -> dict[int, int]:
@@ -200,11 +224,18 @@ def timeline(*, events: list[PipelineEvent]) -> list[TimelineRun]:
     """Events grouped by the run they belong to, newest run first, each in order."""
     runs: dict[int, list[TimelineEntry]] = defaultdict(list)
     current = 1
+    shown = ""
     for event in events:
         number = (event.payload or {}).get("run")
         if isinstance(number, int):
             current = number
-        runs[current].append(_entry(event, current))
+        entry = _entry(event, current)
+        if event.kind in (EventKind.QUERY, EventKind.SEARCH):
+            # A search that sends the query just shown does not show it again.
+            query = str(entry.data.get("query") or "")
+            entry.data["repeat_query"] = bool(query) and query == shown
+            shown = query
+        runs[current].append(entry)
     return [TimelineRun(number, runs[number]) for number in sorted(runs, reverse=True)]
 
 
@@ -224,6 +255,41 @@ def last_event_sequence(*, claim: Claim) -> int:
 
 
 @dataclass(frozen=True)
+class RunChanges:
+    """What a re-run changed against the run before it: the outcome and the counted sources."""
+
+    previous_run: int
+    outcome_before: str
+    outcome_after: str
+    added: list[dict[str, Any]]
+    removed: list[dict[str, Any]]
+    kept: int
+
+    @property
+    def outcome_changed(self) -> bool:
+        return self.outcome_before != self.outcome_after
+
+    @property
+    def anything(self) -> bool:
+        return self.outcome_changed or bool(self.added or self.removed)
+
+
+def run_changes(*, current: Verdict, previous: Verdict) -> RunChanges:
+    def keyed(sources: Any) -> dict[str, dict[str, Any]]:
+        return {str(s.get("url")): s for s in (sources or []) if isinstance(s, dict)}
+
+    now, before = keyed(current.sources), keyed(previous.sources)
+    return RunChanges(
+        previous_run=previous.run_number,
+        outcome_before=previous.outcome,
+        outcome_after=current.outcome,
+        added=[now[url] for url in now if url not in before],
+        removed=[before[url] for url in before if url not in now],
+        kept=len(now.keys() & before.keys()),
+    )
+
+
+@dataclass(frozen=True)
 class ClaimPage:
     """Everything the claim page shows, loaded with a fixed number of queries."""
 
@@ -238,6 +304,9 @@ class ClaimPage:
     overrides: list[Override]
     fact_checks: list[FactCheckMatch]
     also_reported_by: list[Claim]
+    summary: str = ""
+    comments: list[Comment] = field(default_factory=list)
+    changes: RunChanges | None = None
 
 
 def shown_proof(verdict: Verdict, overrides: list[Override]) -> str:
@@ -267,6 +336,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
     overrides: list[Override] = []
     fact_checks: list[FactCheckMatch] = []
     others: list[Claim] = []
+    comments: list[Comment] = []
     if full:
         from decisions.claims import also_reported_by
 
@@ -278,6 +348,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         )
         fact_checks = list(claim.fact_checks.all())
         others = also_reported_by(claim=claim)
+        comments = list(claim.comments.select_related("author"))
     verdict = verdicts[0] if verdicts and verdicts[0].run_number == claim.run_number else None
     return ClaimPage(
         claim=claim,
@@ -291,7 +362,25 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         overrides=overrides,
         fact_checks=fact_checks,
         also_reported_by=others,
+        summary=""
+        if verdict is None
+        else verdict_summary(
+            outcome=verdict.outcome,
+            reason=verdict.reason,
+            sources=verdict.sources or [],
+            lean=verdict.lean,
+        ),
+        comments=comments,
+        changes=_changes(verdict, verdicts),
     )
+
+
+def _changes(verdict: Verdict | None, verdicts: list[Verdict]) -> RunChanges | None:
+    """Against the latest earlier run that reached a verdict."""
+    if verdict is None:
+        return None
+    previous = next((v for v in verdicts if v.run_number < verdict.run_number), None)
+    return None if previous is None else run_changes(current=verdict, previous=previous)
 
 
 # --- the dashboard ------------------------------------------------------------------------------
@@ -425,3 +514,88 @@ def dashboard_data(*, days: int = 30, runs_sampled: int = 2000) -> DashboardData
 
 def needs_review_count() -> int:
     return Claim.objects.filter(status=ClaimStatus.DECIDED, reviewed_at__isnull=True).count()
+
+
+# --- a quote in its page ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QuoteInContext:
+    """A stored page's text split around one evidence quote (found is False when the quote is not
+    in the stored text any more, for example after the page was read again)."""
+
+    evidence: Evidence
+    before: str
+    quote: str
+    after: str
+    found: bool
+
+
+_ELLIPSIS_ENDS = re.compile(r"^\s*(?:\.\.\.|…)\s*|[\s,;:]*(?:\.\.\.|…)\s*$")
+# A search snippet is cut short ("...") and may join a title to the text; the longest run of its
+# words found on the page is the part highlighted, if it is long enough to mean something.
+_MIN_WORDS = 6
+
+
+def _locate(text: str, quote: str) -> tuple[int, int] | None:
+    """Where `quote` sits in `text`: exactly, with the page's own white space, or its longest
+    leading run of words (a snippet's cut-off ending left out)."""
+    if not quote:
+        return None
+    start = text.find(quote)
+    if start >= 0:
+        return start, start + len(quote)
+    words = _ELLIPSIS_ENDS.sub("", quote).split()
+    for count in range(len(words), min(_MIN_WORDS, len(words)) - 1, -1):
+        pattern = r"\s+".join(re.escape(word) for word in words[:count])
+        match = re.search(pattern, text)
+        if match:
+            return match.start(), match.end()
+    return None
+
+
+def evidence_in_context(*, claim: Claim, evidence_id: int) -> QuoteInContext | None:
+    """The evidence row of this claim with its page's stored text, or None when there is none."""
+    evidence = (
+        Evidence.objects.select_related("page")
+        .filter(claim=claim, pk=evidence_id, page__isnull=False)
+        .first()
+    )
+    if evidence is None or evidence.page is None:
+        return None
+    text = evidence.page.text or ""
+    where = _locate(text, evidence.source_quote)
+    if where is None:
+        return QuoteInContext(evidence, text, "", "", found=False)
+    start, end = where
+    return QuoteInContext(evidence, text[:start], text[start:end], text[end:], found=True)
+
+
+# --- review order -------------------------------------------------------------------------------
+
+
+def _to_review() -> QuerySet[Claim]:
+    """Decided claims no editor has reviewed, oldest first: the order "next to review" walks."""
+    return Claim.objects.filter(status=ClaimStatus.DECIDED, reviewed_at__isnull=True).order_by(
+        "created_at", "id"
+    )
+
+
+def review_neighbour(*, claim_id: int | None, forward: bool = True) -> Claim | None:
+    """The claim to review after (or before) `claim_id` in review order, wrapping around; the
+    first one when `claim_id` is None. Never `claim_id` itself."""
+    queue = _to_review()
+    if claim_id is not None:
+        queue = queue.exclude(pk=claim_id)
+        current = Claim.objects.filter(pk=claim_id).values("created_at", "id").first()
+        if current is not None:
+            later = Q(created_at__gt=current["created_at"]) | Q(
+                created_at=current["created_at"], id__gt=current["id"]
+            )
+            if forward:
+                found = queue.filter(later).first()
+            else:
+                found = queue.exclude(later).order_by("-created_at", "-id").first()
+            if found is not None:
+                return found
+    return queue.first() if forward else queue.order_by("-created_at", "-id").first()

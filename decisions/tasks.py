@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import timedelta
 
 from django.conf import settings
@@ -9,7 +10,10 @@ from django.db.models import Q
 from django.utils import timezone
 
 from claimcheck.models import Claim, ClaimStatus
+from decisions.lease import lease_expired_before
 from decisions.pipeline import claim_pipeline_run
+
+logger = logging.getLogger(__name__)
 
 
 def claim_run(claim_id: int) -> str:
@@ -18,8 +22,8 @@ def claim_run(claim_id: int) -> str:
 
 
 def claims_sweep_stale() -> int:
-    """Re-queue claims that no worker is moving: running but silent for longer than a task may
-    run (its worker died), or queued for longer than a task is held before it is handed out
+    """Re-queue claims that no worker is moving: running with a lease that ran out (its worker
+    died: see decisions.lease), or queued for longer than a task is held before it is handed out
     again. Running the same claim twice is safe: the pipeline takes claims with a conditional
     UPDATE and resumes from what is stored."""
     from django_q.tasks import async_task
@@ -27,15 +31,22 @@ def claims_sweep_stale() -> int:
     timeout = int(str(settings.Q_CLUSTER.get("timeout", 600)))
     retry = int(str(settings.Q_CLUSTER.get("retry", timeout + 60)))
     now = timezone.now()
+    expired = lease_expired_before()
     stale = Claim.objects.filter(
-        Q(status=ClaimStatus.RUNNING, updated_at__lt=now - timedelta(seconds=timeout + 60))
+        Q(status=ClaimStatus.RUNNING, updated_at__lt=expired)
         | Q(status=ClaimStatus.QUEUED, updated_at__lt=now - timedelta(seconds=retry))
     ).values_list("pk", flat=True)
     count = 0
     for claim_id in list(stale):
-        Claim.objects.filter(pk=claim_id, status=ClaimStatus.RUNNING).update(
-            status=ClaimStatus.QUEUED, updated_at=now
-        )
+        # Conditional: a sweep in another worker, or the lease's own renewal, may have won.
+        moved = Claim.objects.filter(
+            Q(status=ClaimStatus.RUNNING, updated_at__lt=expired)
+            | Q(status=ClaimStatus.QUEUED, updated_at__lt=now - timedelta(seconds=retry)),
+            pk=claim_id,
+        ).update(status=ClaimStatus.QUEUED, updated_at=now)
+        if not moved:
+            continue
+        logger.warning("claim lost its worker; queued again", extra={"claim_id": claim_id})
         async_task("decisions.tasks.claim_run", claim_id, task_name=f"claim-{claim_id}-sweep")
         count += 1
     return count

@@ -9,28 +9,38 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.defaultfilters import pluralize
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HTMX_STOP_POLLING
 
 from claimcheck.models import Claim, ClaimStatus
-from claimcheck.roles import editor_required
+from claimcheck.roles import NEEDS_EDITOR, editor_required, request_is_editor
 from decisions import charts, selectors
 from decisions.claims import (
     BatchError,
     ClaimError,
+    QueueUnavailableError,
     claim_mark_reviewed,
+    claim_release,
     claim_rerun,
     claim_submit,
+    claim_take,
+    claims_rerun_many,
+    claims_review_many,
     claims_submit_batch,
+    comment_add,
     verdict_override,
 )
 from decisions.forms import (
     BatchSubmitForm,
     ClaimSubmitForm,
+    CommentForm,
     OverrideForm,
     QueueFilterForm,
     day_end,
@@ -49,27 +59,57 @@ def _wants_partial(request: HttpRequest) -> bool:
 @editor_required
 @require_GET
 def claim_list(request: HttpRequest) -> HttpResponse:
+    return _queue(request, partial=_wants_partial(request))
+
+
+def _queue(request: HttpRequest, *, partial: bool, state: Any = None) -> HttpResponse:
     form = QueueFilterForm(request.GET or None)
     if form.is_bound:
         form.is_valid()
     filters = form.filters()
-    page = Paginator(selectors.claim_queue(**filters), QUEUE_PAGE_SIZE).get_page(
-        request.GET.get("page")
-    )
+    mine = filters.pop("mine")
+    assigned_to = request.user.pk if mine else None
+    page = Paginator(
+        selectors.claim_queue(**filters, assigned_to=assigned_to), QUEUE_PAGE_SIZE
+    ).get_page(request.GET.get("page"))
     claims = list(page.object_list)
     sources = selectors.claim_source_counts(claims=claims)
+    state = state or selectors.queue_state()
+    live = request.GET.copy()
+    live["since"] = state.token
     context = {
         "nav": "claims",
         "form": form,
         "page": page,
         "rows": [(claim, sources.get(claim.pk, 0)) for claim in claims],
-        "filtered": any(filters.values()),
-        "channels": selectors.claim_channels(),
+        "filtered": mine or any(filters.values()),
+        "queue": state,
+        "live_url": f"{reverse('claim_queue_live')}?{live.urlencode()}",
     }
     template = "decisions/claim_list.html"
-    if _wants_partial(request):
+    if partial:
         template += "#results"
-    return render(request, template, context)
+    else:
+        context["channels"] = selectors.claim_channels()
+    # A filter that did not validate is left out of the query and answered 422 with its error.
+    status = 422 if form.is_bound and form.errors else 200
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def claim_queue_live(request: HttpRequest) -> HttpResponse:
+    """The queue's poll: 204 while nothing changed (three queries: session, user, queue state),
+    else the results as they are now. The results drop their poll once nothing runs."""
+    if not request_is_editor(request):
+        raise PermissionDenied(NEEDS_EDITOR)
+    if not _wants_partial(request):
+        query = request.GET.copy()
+        query.pop("since", None)
+        return redirect(f"{reverse('home')}?{query.urlencode()}")
+    state = selectors.queue_state()
+    if request.GET.get("since") == state.token:
+        return HttpResponse(status=204)
+    return _queue(request, partial=True, state=state)
 
 
 @editor_required
@@ -77,6 +117,7 @@ def claim_list(request: HttpRequest) -> HttpResponse:
 def claim_new(request: HttpRequest) -> HttpResponse:
     """One claim with an optional timeframe and channel."""
     form = ClaimSubmitForm(request.POST or None)
+    queue_down = False
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
@@ -89,6 +130,7 @@ def claim_new(request: HttpRequest) -> HttpResponse:
             )
         except ClaimError as exc:
             form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            queue_down = isinstance(exc, QueueUnavailableError)
         else:
             if created:
                 messages.success(request, "Claim queued. The timeline fills in as it is checked.")
@@ -96,6 +138,8 @@ def claim_new(request: HttpRequest) -> HttpResponse:
                 messages.info(request, "This claim was checked recently; here is that check.")
             return redirect("claim_detail", pk=claim.pk)
     status = 422 if form.is_bound and form.errors else 200
+    if queue_down:
+        status = 503
     return render(
         request,
         "decisions/claim_new.html",
@@ -110,6 +154,7 @@ def claim_new_batch(request: HttpRequest) -> HttpResponse:
     """A pasted batch, all or nothing: a bad line is reported and nothing is saved."""
     form = BatchSubmitForm(request.POST)
     problems: list[Any] = []
+    status = 422
     if form.is_valid():
         try:
             results = claims_submit_batch(
@@ -121,6 +166,7 @@ def claim_new_batch(request: HttpRequest) -> HttpResponse:
             problems = exc.problems
         except ClaimError as exc:
             form.add_error(None, exc.message)
+            status = 503 if isinstance(exc, QueueUnavailableError) else 422
         else:
             new = sum(1 for _, created in results if created)
             again = len(results) - new
@@ -139,32 +185,39 @@ def claim_new_batch(request: HttpRequest) -> HttpResponse:
             "problems": problems,
             "batch_open": True,
         },
-        status=422,
+        status=status,
     )
 
 
-def _claim_context(claim: Claim, *, override_form: OverrideForm | None = None) -> dict[str, Any]:
+def _claim_context(
+    claim: Claim,
+    *,
+    override_form: OverrideForm | None = None,
+    comment_form: CommentForm | None = None,
+) -> dict[str, Any]:
     return {
         "nav": "claims",
         "claim": claim,
         "page": selectors.claim_page(claim=claim),
         "override_form": override_form or OverrideForm(initial={"outcome": claim.outcome}),
+        "comment_form": comment_form or CommentForm(),
     }
 
 
 @editor_required
 @require_GET
 def claim_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim.objects.select_related("created_by"), pk=pk)
+    claim = get_object_or_404(Claim.objects.select_related("created_by", "assigned_to"), pk=pk)
     return render(request, "decisions/claim_detail.html", _claim_context(claim))
 
 
-@editor_required
 @require_GET
 def claim_live(request: HttpRequest, pk: int) -> HttpResponse:
     """The timeline poll. Nothing new: 204 (htmx keeps what it shows). Decided or failed: the
     final render with 286, which stops the polling."""
-    claim = get_object_or_404(Claim.objects.select_related("created_by"), pk=pk)
+    if not request_is_editor(request):
+        raise PermissionDenied(NEEDS_EDITOR)
+    claim = get_object_or_404(Claim.objects.select_related("created_by", "assigned_to"), pk=pk)
     if not _wants_partial(request):
         return redirect("claim_detail", pk=claim.pk)
     try:
@@ -181,12 +234,43 @@ def claim_live(request: HttpRequest, pk: int) -> HttpResponse:
             "claim": claim,
             "page": selectors.claim_page(claim=claim, full=False),
         }
+    # The final render also clears "Claim queued" and the like from the message box.
+    context["live_update"] = True
     return render(
         request,
         "decisions/claim_detail.html#live",
         context,
         status=HTMX_STOP_POLLING if claim.is_terminal else 200,
     )
+
+
+@editor_required
+@require_GET
+def evidence_context(request: HttpRequest, pk: int, evidence_id: int) -> HttpResponse:
+    """One evidence quote inside the page text it was read from, with a link to the original."""
+    claim = get_object_or_404(Claim, pk=pk)
+    context = selectors.evidence_in_context(claim=claim, evidence_id=evidence_id)
+    if context is None:
+        raise Http404("No stored page for this evidence.")
+    return render(
+        request,
+        "decisions/evidence_context.html",
+        {"nav": "claims", "claim": claim, "ctx": context},
+    )
+
+
+@editor_required
+@require_GET
+def claim_review_next(request: HttpRequest) -> HttpResponse:
+    """Go to the next claim that needs review (`?after=ID`), or the previous (`?before=ID`)."""
+    forward = "before" not in request.GET
+    raw = request.GET.get("after" if forward else "before", "")
+    current = int(raw) if raw.isdigit() else None
+    found = selectors.review_neighbour(claim_id=current, forward=forward)
+    if found is None:
+        messages.info(request, "Nothing left to review: every decided claim has been reviewed.")
+        return redirect("home")
+    return redirect("claim_detail", pk=found.pk)
 
 
 def _after_action(request: HttpRequest, claim: Claim, note: str) -> HttpResponse:
@@ -223,6 +307,85 @@ def claim_override(request: HttpRequest, pk: int) -> HttpResponse:
     if _wants_partial(request):
         template += "#live"
     return render(request, template, context, status=422)
+
+
+@editor_required
+@require_POST
+def claim_take_view(request: HttpRequest, pk: int) -> HttpResponse:
+    claim = get_object_or_404(Claim, pk=pk)
+    try:
+        claim_take(claim=claim, editor=request.user)
+    except ClaimError as exc:
+        return _refused(request, claim, f"Cannot take it: {exc.message}.")
+    return _after_action(request, claim, "The claim is yours to review.")
+
+
+@editor_required
+@require_POST
+def claim_release_view(request: HttpRequest, pk: int) -> HttpResponse:
+    claim = get_object_or_404(Claim, pk=pk)
+    try:
+        claim_release(claim=claim, editor=request.user)
+    except ClaimError as exc:
+        return _refused(request, claim, f"Cannot release it: {exc.message}.")
+    return _after_action(request, claim, "Released: another editor can take it.")
+
+
+@editor_required
+@require_POST
+def claim_comment(request: HttpRequest, pk: int) -> HttpResponse:
+    claim = get_object_or_404(Claim, pk=pk)
+    form = CommentForm(request.POST)
+    if form.is_valid():
+        try:
+            comment_add(claim=claim, author=request.user, text=form.cleaned_data["text"])
+        except ClaimError as exc:
+            form.add_error("text", exc.message)
+        else:
+            return _after_action(request, claim, "Comment added.")
+    context = _claim_context(claim, comment_form=form)
+    template = "decisions/claim_detail.html"
+    if _wants_partial(request):
+        template += "#live"
+    return render(request, template, context, status=422)
+
+
+@editor_required
+@require_POST
+def claims_bulk(request: HttpRequest) -> HttpResponse:
+    """Mark reviewed or re-run the claims ticked in the queue (the page asked to confirm)."""
+    ids = [int(raw) for raw in request.POST.getlist("ids") if raw.isdigit()]
+    action = request.POST.get("action", "")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts=None) or not back.startswith("/"):
+        back = reverse("home")
+    if not ids:
+        messages.error(request, "Tick at least one claim first.")
+        return redirect(back)
+    if action == "review":
+        result = claims_review_many(claim_ids=ids, editor=request.user)
+        text = f"{result.done} claim{pluralize(result.done)} marked reviewed"
+        why = "not decided yet, or reviewed already"
+    elif action == "rerun":
+        result = claims_rerun_many(claim_ids=ids, user=request.user)
+        text = f"{result.done} claim{pluralize(result.done)} queued again"
+        why = "being checked already"
+    else:
+        messages.error(request, "Choose an action: mark reviewed, or re-run.")
+        return redirect(back)
+    if result.skipped:
+        text += f"; {result.skipped} skipped ({why})"
+    messages.success(request, text + ".")
+    return redirect(back)
+
+
+def _refused(request: HttpRequest, claim: Claim, problem: str) -> HttpResponse:
+    if _wants_partial(request):
+        context = _claim_context(claim)
+        context["problem"] = problem
+        return render(request, "decisions/claim_detail.html#live", context, status=409)
+    messages.error(request, problem)
+    return redirect("claim_detail", pk=claim.pk)
 
 
 @editor_required

@@ -14,6 +14,7 @@ from ninja import Field, Query, Router, Schema
 from ninja.responses import Status
 
 from claimcheck.roles import is_admin
+from claimcheck.schemas import OFFSET_MAX
 from evidence.domains import DomainError
 from evidence.models import Domain
 from evidence.services import (
@@ -76,7 +77,7 @@ class DomainFilters(Schema):
     tier: TierName | None = None
     denied: bool | None = None
     limit: Annotated[int, Field(ge=1, le=1000)] = 200
-    offset: Annotated[int, Field(ge=0)] = 0
+    offset: Annotated[int, Field(ge=0, le=OFFSET_MAX)] = 0
 
 
 ErrorReply = Status[dict[str, Any]]

@@ -449,7 +449,7 @@ def parse_domains_csv(text: str) -> list[DomainRow]:
                 tier=parse_tier(cells.get("tier", "")),
                 weight_override=parse_weight(cells.get("weight_override")),
                 denied=_parse_bool(cells.get("denied", "")),
-                note=parse_note(cells.get("note", "")),
+                note=parse_note(csv_cell_read(cells.get("note", ""))),
                 line=line,
             )
         except DomainError as exc:
@@ -476,6 +476,20 @@ def default_domain_rows() -> list[DomainRow]:
     return parse_domains_csv(DEFAULT_DOMAINS_CSV.read_text(encoding="utf-8"))
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula. On export such a cell is
+# written with a leading apostrophe (shown as text, OWASP's advice); import takes it off again,
+# so that export -> import -> export is stable.
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell_safe(value: str) -> str:
+    return "'" + value if value.startswith(_FORMULA_STARTS) else value
+
+
+def csv_cell_read(value: str) -> str:
+    return value[1:] if value.startswith("'") and value[1:].startswith(_FORMULA_STARTS) else value
+
+
 def domains_to_csv(domains: Iterable[Domain]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
@@ -483,6 +497,12 @@ def domains_to_csv(domains: Iterable[Domain]) -> str:
     for domain in domains:
         weight = "" if domain.weight_override is None else repr(float(domain.weight_override))
         writer.writerow(
-            [domain.name, domain.tier, weight, "true" if domain.denied else "false", domain.note]
+            [
+                csv_cell_safe(domain.name),
+                domain.tier,
+                weight,
+                "true" if domain.denied else "false",
+                csv_cell_safe(domain.note),
+            ]
         )
     return out.getvalue()

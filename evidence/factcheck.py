@@ -13,7 +13,6 @@ import os
 import re
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -26,6 +25,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from claimcheck import http
 from claimcheck.config import FactCheckConfig, get_config
 from claimcheck.models import Claim, claim_hash, normalize_claim_text
+from claimcheck.ratelimit import RedisTokenBucket, TokenBucket, token_bucket
 from evidence.domains import host_of
 from evidence.models import FactCheckCache, FactCheckMatch
 
@@ -38,56 +38,34 @@ _MAX_QUERY_CHARS = 500
 _MAX_WAIT_S = 2.0
 
 
-class TokenBucket:
-    """`rate_per_minute` tokens a minute, bursts of up to a tenth of that (at least one)."""
-
-    def __init__(
-        self, rate_per_minute: int, *, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self.rate_per_minute = rate_per_minute
-        self._clock = clock
-        self.capacity = max(1.0, rate_per_minute / 10)
-        self._tokens = self.capacity
-        self._per_second = rate_per_minute / 60.0
-        self._updated = clock()
-        self._lock = threading.Lock()
-
-    def acquire(self, *, max_wait_s: float) -> bool:
-        """Take a token, waiting up to `max_wait_s` for one; False when that is not enough."""
-        with self._lock:
-            now = self._clock()
-            self._tokens = min(
-                self.capacity, self._tokens + (now - self._updated) * self._per_second
-            )
-            self._updated = now
-            if self._tokens >= 1:
-                self._tokens -= 1
-                return True
-            wait = (1 - self._tokens) / self._per_second
-            if wait > max_wait_s:
-                return False
-            # The token is spoken for now, so concurrent callers queue behind this one.
-            self._tokens -= 1
-        time.sleep(wait)
-        return True
-
-
 _bucket_lock = threading.Lock()
-_bucket: TokenBucket | None = None
+_bucket: TokenBucket | RedisTokenBucket | None = None
 
 
-def _rate_limiter(rate_per_minute: int) -> TokenBucket:
+def _rate_limiter(rate_per_minute: int) -> TokenBucket | RedisTokenBucket:
     global _bucket
     with _bucket_lock:
         if _bucket is None or _bucket.rate_per_minute != rate_per_minute:
-            _bucket = TokenBucket(rate_per_minute)
+            _bucket = token_bucket("factcheck", rate_per_minute)
         return _bucket
+
+
+def _acquire(rate_per_minute: int) -> bool:
+    """Take a token, waiting up to _MAX_WAIT_S for one; False when that is not enough."""
+    wait = _rate_limiter(rate_per_minute).reserve(max_wait=_MAX_WAIT_S)
+    if wait is None:
+        return False
+    if wait:
+        time.sleep(wait)
+    return True
 
 
 def reset_rate_limiter() -> None:
     """Start from a full bucket (tests; a changed configuration)."""
     global _bucket
     with _bucket_lock:
+        if isinstance(_bucket, RedisTokenBucket):
+            _bucket.reset()
         _bucket = None
 
 
@@ -182,7 +160,7 @@ def _cached(key: str, config: FactCheckConfig) -> list[Match] | None:
 
 def _ask_google(text: str, *, api_key: str, config: FactCheckConfig) -> list[Match] | None:
     """The API's matches, or None when there is no usable answer (which is not cached)."""
-    if not _rate_limiter(config.rate_per_minute).acquire(max_wait_s=_MAX_WAIT_S):
+    if not _acquire(config.rate_per_minute):
         logger.warning("factcheck: rate limit reached, lookup skipped")
         return None
     try:

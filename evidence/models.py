@@ -49,6 +49,13 @@ class Domain(models.Model):
     def allowed(self) -> bool:
         return not self.denied
 
+    @property
+    def tier_weight(self) -> float:
+        """The weight its tier gives, which counts unless weight_override is set."""
+        from claimcheck.config import get_config
+
+        return get_config().weights.for_tier(self.tier)
+
 
 class ContentDepth(models.TextChoices):
     FULL = "full", "Full text"
@@ -111,6 +118,7 @@ class Method(models.TextChoices):
     SNIPPET = "snippet", "Search snippet"
     STRUCTURED = "structured", "Structured data"
     RERANK = "rerank", "Reranked chunk"
+    MODEL = "model", "Stance model"
     LLM = "llm", "LLM reading"
     FACTCHECK = "factcheck", "Fact-check"
 

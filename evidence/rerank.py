@@ -23,6 +23,8 @@ from claimcheck.config import get_config
 from evidence.chunking import Chunk
 
 logger = logging.getLogger(__name__)
+# bm25s sets its own logger to DEBUG when imported, overriding the LOGGING setting.
+logging.getLogger("bm25s").setLevel(logging.WARNING)
 
 # How much the embedding cosine counts against normalised BM25 when both are there.
 EMBEDDING_SHARE = 0.5

@@ -173,10 +173,10 @@ def domain_remove(request: HttpRequest, pk: int) -> HttpResponse:
     domain = get_object_or_404(Domain, pk=pk)
     name = domain.name
     domain_delete(domain=domain, user=request.user, via="web")
-    if _partial(request):
-        # An empty answer swapped over the row removes it from the table.
-        return HttpResponse("")
     messages.success(request, f"{name} removed.")
+    if _partial(request):
+        # The row is swapped for nothing (removed); the message box comes along out of band.
+        return render(request, "base.html#messages", {"oob": True})
     return redirect("domains")
 
 

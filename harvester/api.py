@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import logging
-from datetime import date, datetime
+from datetime import datetime
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Field, Query, Router, Schema, Status
 
+from claimcheck.daterange import SaneDate
 from claimcheck.roles import is_editor
-from claimcheck.schemas import ErrorOut
+from claimcheck.schemas import OFFSET_MAX, ErrorOut
 from harvester.errors import HarvestError
+from harvester.marks import results_marked
 from harvester.models import SearchRun
 from harvester.selectors import processed_results, provider_counts, search_run_detail
 from harvester.selectors import search_run_list as select_runs
@@ -41,6 +43,10 @@ class UrlOut(Schema):
     title: str
     snippet: str
     published: datetime | None
+    marks: list[str] = Field(
+        default_factory=list,
+        description='e.g. "denied": the domain list denies it; it is never read or counted',
+    )
 
 
 class MetaOut(Schema):
@@ -101,8 +107,9 @@ def run_payload(run: SearchRun) -> dict[str, Any]:
                 "title": row.title,
                 "snippet": row.snippet,
                 "published": row.published,
+                "marks": marks,
             }
-            for row in rows
+            for row, marks in results_marked(rows)
         ],
         "meta": {
             "counts": provider_counts(run=run),
@@ -165,10 +172,10 @@ def get_search_run(request: HttpRequest, run_id: int) -> Status:
 def list_search_runs(
     request: HttpRequest,
     query: str | None = None,
-    date_from: date | None = Query(None, alias="from"),  # noqa: B008
-    date_to: date | None = Query(None, alias="to"),  # noqa: B008
+    date_from: SaneDate | None = Query(None, alias="from"),  # noqa: B008
+    date_to: SaneDate | None = Query(None, alias="to"),  # noqa: B008
     limit: int = Query(50, ge=1, le=200),
-    offset: int = Query(0, ge=0),
+    offset: int = Query(0, ge=0, le=OFFSET_MAX),
 ) -> Status:
     if not is_editor(request.user):
         return Status(403, _FORBIDDEN)

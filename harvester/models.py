@@ -79,6 +79,32 @@ class SearchRun(models.Model):
         return f"run {self.pk}: {self.query[:60]}"
 
 
+class ProviderCall(models.Model):
+    """One call to a search provider over the network, written before it is sent.
+
+    A worker that dies mid-call leaves its row without a run: the budget still counts the call
+    (it was sent, and a paid provider charges for it), and a resumed claim knows the call it is
+    about to send again was already sent once."""
+
+    provider = models.CharField(max_length=64)
+    claim = models.ForeignKey(
+        Claim, null=True, blank=True, on_delete=models.CASCADE, related_name="provider_calls"
+    )
+    attempt = models.PositiveIntegerField(null=True, blank=True)
+    cost_usd = models.DecimalField(max_digits=10, decimal_places=6, default=0)
+    sent_at = models.DateTimeField(default=timezone.now, db_index=True)
+    run = models.ForeignKey(
+        SearchRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="calls"
+    )
+
+    class Meta:
+        db_table = "provider_calls"
+        ordering = ["-sent_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.provider} call {self.pk} ({'answered' if self.run_id else 'no run'})"
+
+
 class ImmutableRowError(RuntimeError):
     """Raw and processed results are snapshots: once stored they are never changed."""
 

@@ -36,6 +36,7 @@ from harvester.errors import (
 from harvester.merge import merge_outcomes
 from harvester.models import (
     ProcessedResult,
+    ProviderCall,
     ProviderStatus,
     RawResult,
     RunStatus,
@@ -93,7 +94,11 @@ def current_spend(*, now: datetime | None = None) -> Spend:
     def total(since: datetime) -> Decimal:
         runs = SearchRun.objects.filter(run_timestamp__gte=since).aggregate(s=Sum("cost_usd"))
         claims = Claim.objects.filter(created_at__gte=since).aggregate(s=Sum("cost_usd"))
-        return Decimal(runs["s"] or 0) + Decimal(claims["s"] or 0)
+        # Calls sent but never stored in a run: in flight now, or lost with a dead worker.
+        unstored = ProviderCall.objects.filter(sent_at__gte=since, run=None).aggregate(
+            s=Sum("cost_usd")
+        )
+        return Decimal(runs["s"] or 0) + Decimal(claims["s"] or 0) + Decimal(unstored["s"] or 0)
 
     return Spend(today=total(day_start), month=total(month_start))
 
@@ -142,13 +147,21 @@ def _gather(
 
 
 def run_providers(
-    *, names: list[str], schema: QuerySchema, limit: int, config: PipelineConfig
+    *,
+    names: list[str],
+    schema: QuerySchema,
+    limit: int,
+    config: PipelineConfig,
+    calls: list[ProviderCall] | None = None,
+    claim: Claim | None = None,
+    attempt: int | None = None,
 ) -> list[ProviderOutcome]:
     """Call every named provider at once; outcomes come back in the order of `names`.
 
     HTTP providers run concurrently on an event loop in a helper thread while the local
     index is queried here, in the caller's thread, where its database connection (and
-    transaction) lives."""
+    transaction) lives. Each HTTP call is recorded (a ProviderCall, appended to `calls`) and
+    committed before any is sent."""
     outcomes: dict[str, ProviderOutcome] = {}
     remote: list[HttpProvider] = []
     local: LocalProvider | None = None
@@ -178,6 +191,9 @@ def run_providers(
         elif isinstance(provider, HttpProvider):
             remote.append(provider)
     if remote:
+        recorded = _calls_record(providers=remote, claim=claim, attempt=attempt)
+        if calls is not None:
+            calls.extend(recorded)
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="harvester") as pool:
             future = pool.submit(_gather, remote, schema, limit)
             if local is not None:
@@ -187,6 +203,33 @@ def run_providers(
     elif local is not None:
         outcomes[local.name] = local.search_sync(schema, max_results=limit)
     return [outcomes[name] for name in names if name in outcomes]
+
+
+def _calls_record(
+    *, providers: list[HttpProvider], claim: Claim | None, attempt: int | None
+) -> list[ProviderCall]:
+    if claim is not None and attempt is not None:
+        lost = list(
+            ProviderCall.objects.filter(claim=claim, attempt=attempt, run=None).values_list(
+                "provider", flat=True
+            )
+        )
+        if lost:
+            # Their answer died with the worker that sent them: they are sent once more, and
+            # the budget counts both.
+            logger.warning(
+                "harvester: resending calls lost with a worker",
+                extra={"claim_id": claim.pk, "attempt": attempt, "providers": sorted(set(lost))},
+            )
+    return [
+        ProviderCall.objects.create(
+            provider=provider.name,
+            claim=claim,
+            attempt=attempt,
+            cost_usd=Decimal(str(provider.config.cost_per_query_usd)),
+        )
+        for provider in providers
+    ]
 
 
 # --- the service -------------------------------------------------------------------------------
@@ -365,8 +408,19 @@ def search_run_execute(
         raise RewriteInvalid(str(exc)) from exc
     names = _provider_names(config, provider)
     limit = expanded.filters.max_results or config.search.max_results
+    calls: list[ProviderCall] = []
     outcomes = (
-        run_providers(names=names, schema=expanded, limit=limit, config=config) if names else []
+        run_providers(
+            names=names,
+            schema=expanded,
+            limit=limit,
+            config=config,
+            calls=calls,
+            claim=claim,
+            attempt=attempt,
+        )
+        if names
+        else []
     )
     latency_ms = int((time.monotonic() - started) * 1000)
     try:
@@ -387,6 +441,8 @@ def search_run_execute(
             raise
         # Another worker stored this (claim, attempt) while we searched: theirs stands.
         return SearchRun.objects.get(claim=claim, attempt=attempt)
+    # The calls' cost now counts through the run (a failed call costs nothing there).
+    ProviderCall.objects.filter(pk__in=[c.pk for c in calls]).update(run=run)
     _log_run(run, outcomes)
     if run.status == RunStatus.FAILED:
         raise AllProvidersFailed({o.provider: o.reason for o in outcomes}, run_id=run.pk)

@@ -9,22 +9,37 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from claimcheck.daterange import RANGE_MESSAGE, date_in_range
 from claimcheck.roles import editor_required
 from harvester import selectors
+from harvester.marks import results_marked
 
 
 def _day(raw: str | None) -> date | None:
-    try:
-        return date.fromisoformat(raw) if raw else None
-    except ValueError:
+    """A filter date, or None when absent. Raises ValueError for a date that is not one, or
+    that lies outside the accepted range."""
+    if not raw:
         return None
+    day = date.fromisoformat(raw)
+    if not date_in_range(day):
+        raise ValueError(RANGE_MESSAGE)
+    return day
 
 
 @editor_required
 @require_GET
 def search_run_list(request: HttpRequest) -> HttpResponse:
     q = request.GET.get("q", "").strip()[:200]
-    date_from, date_to = _day(request.GET.get("from")), _day(request.GET.get("to"))
+    dates: dict[str, date | None] = {}
+    problems = []
+    for name in ("from", "to"):
+        try:
+            dates[name] = _day(request.GET.get(name))
+        except ValueError:
+            # A bad filter is left out and answered 422 with its reason, never a crash.
+            dates[name] = None
+            problems.append(f"“{name}” must be a date (YYYY-MM-DD); {RANGE_MESSAGE}.")
+    date_from, date_to = dates["from"], dates["to"]
     runs = selectors.search_run_list(query=q, date_from=date_from, date_to=date_to)
     page = Paginator(runs.select_related("claim"), 50).get_page(request.GET.get("page"))
     htmx = getattr(request, "htmx", None)
@@ -41,7 +56,9 @@ def search_run_list(request: HttpRequest) -> HttpResponse:
             "date_from": date_from,
             "date_to": date_to,
             "filtered": bool(q or date_from or date_to),
+            "problems": problems,
         },
+        status=422 if problems else 200,
     )
 
 
@@ -59,7 +76,7 @@ def search_run_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "nav": "search_runs",
             "run": run,
             "metrics": metrics,
-            "results": list(run.processed_results.all()),
+            "results": results_marked(run.processed_results.all()),
             "errors": (run.config or {}).get("errors", {}),
             "counts": selectors.provider_counts(run=run),
         },

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 from pathlib import Path
@@ -215,3 +216,32 @@ def demo_load() -> DemoSummary:
 
 def _as_extra(summary: DemoSummary) -> dict[str, Any]:
     return {key: getattr(summary, key) for key in summary.__dataclass_fields__}
+
+
+def demo_claims_decide(*, progress: Callable[[int, int, str], None] | None = None) -> int:
+    """Check every demo claim that is not in the queue yet, in the foreground, so that a first
+    login finds them decided. Returns how many were checked; safe to run again."""
+    from claimcheck.models import Claim, claim_hash
+    from decisions.claims import claim_submit
+    from decisions.pipeline import claim_pipeline_run
+
+    missing = [
+        demo
+        for demo in demo_claims()
+        if not Claim.objects.filter(
+            normalized_hash=claim_hash(demo.text), source_channel=demo.source_channel
+        ).exists()
+    ]
+    for number, demo in enumerate(missing, start=1):
+        if progress is not None:
+            progress(number, len(missing), demo.text)
+        claim, created = claim_submit(
+            text=demo.text,
+            timeframe_start=demo.timeframe_start,
+            timeframe_end=demo.timeframe_end,
+            source_channel=demo.source_channel,
+            enqueue=False,
+        )
+        if created:
+            claim_pipeline_run(claim_id=claim.pk)
+    return len(missing)

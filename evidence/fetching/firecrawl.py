@@ -93,13 +93,21 @@ class FirecrawlFetcher(Fetcher):
             return failed("too_large")
         if meta.error and not meta.status_code:
             return failed(f"firecrawl: {meta.error[:200]}")
+        final_url = meta.url or meta.source_url or url
+        try:
+            # Firecrawl follows redirects on its own machines: where it ended up is vetted here
+            # like any redirect we follow, or a page on a private address would pass as evidence.
+            http.check_url(final_url)
+        except http.HttpError as exc:
+            logger.warning("firecrawl ended on a refused URL", extra={"url": url})
+            return failed(error_kind(exc))
         content_type = (meta.content_type or "text/html").split(";", 1)[0].strip().lower()
         kept: dict[str, Any] = {
             key: getattr(meta, key) for key in _KEPT_METADATA if getattr(meta, key, None)
         }
         return RawFetch(
             url=url,
-            final_url=meta.url or meta.source_url or url,
+            final_url=final_url,
             status=meta.status_code or 200,
             content_type=content_type,
             content=content,

@@ -25,6 +25,13 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from claimcheck import http
 from claimcheck.config import ProviderConfig
+from claimcheck.ratelimit import (
+    RedisCircuitBreaker,
+    RedisTokenBucket,
+    TokenBucket,
+    redis_url,
+    token_bucket,
+)
 from harvester.models import ProviderStatus
 from harvester.schema import QuerySchema, compile_query
 
@@ -101,38 +108,6 @@ class ProviderConfigError(ValueError):
 # --- per-process state, keyed by provider name -------------------------------------------------
 
 
-class TokenBucket:
-    """`rate_per_minute` tokens a minute, bursts of up to ten seconds' worth (at least one)."""
-
-    def __init__(self, rate_per_minute: int, *, clock: Callable[[], float] = time.monotonic):
-        self.clock = clock
-        self.configure(rate_per_minute)
-        self.tokens = self.capacity
-        self.updated = clock()
-        self.lock = threading.Lock()
-
-    def configure(self, rate_per_minute: int) -> None:
-        self.rate_per_minute = rate_per_minute
-        self.per_second = rate_per_minute / 60.0
-        self.capacity = max(1.0, self.per_second * 10)
-
-    def reserve(self, *, max_wait: float) -> float | None:
-        """Take a token: the seconds to wait before using it, or None (nothing taken) when
-        that wait would exceed `max_wait`."""
-        with self.lock:
-            now = self.clock()
-            self.tokens = min(self.capacity, self.tokens + (now - self.updated) * self.per_second)
-            self.updated = now
-            if self.tokens >= 1:
-                self.tokens -= 1
-                return 0.0
-            wait = (1 - self.tokens) / self.per_second
-            if wait > max_wait:
-                return None
-            self.tokens -= 1
-            return wait
-
-
 class CircuitBreaker:
     """Opens after `threshold` consecutive failures; after `cooldown` one trial call may go
     through (half-open): success closes it, failure opens it again."""
@@ -181,12 +156,22 @@ class CircuitBreaker:
 
 @dataclass
 class _State:
-    bucket: TokenBucket
-    breaker: CircuitBreaker
+    bucket: TokenBucket | RedisTokenBucket
+    breaker: CircuitBreaker | RedisCircuitBreaker
 
 
 _states: dict[str, _State] = {}
 _states_lock = threading.Lock()
+
+
+def circuit_breaker(
+    name: str, threshold: int, cooldown_s: float
+) -> CircuitBreaker | RedisCircuitBreaker:
+    """The breaker for `name`: shared through Redis when REDIS_URL is set, else this process's."""
+    url = redis_url()
+    if url:
+        return RedisCircuitBreaker(f"claimcheck:breaker:{name}", threshold, cooldown_s, url=url)
+    return CircuitBreaker(threshold, cooldown_s)
 
 
 def provider_state(name: str, config: ProviderConfig) -> _State:
@@ -194,8 +179,10 @@ def provider_state(name: str, config: ProviderConfig) -> _State:
         state = _states.get(name)
         if state is None:
             state = _State(
-                bucket=TokenBucket(config.rate_per_minute),
-                breaker=CircuitBreaker(config.breaker_failures, config.breaker_cooldown_s),
+                bucket=token_bucket(f"provider:{name}", config.rate_per_minute),
+                breaker=circuit_breaker(
+                    f"provider:{name}", config.breaker_failures, config.breaker_cooldown_s
+                ),
             )
             _states[name] = state
         else:
@@ -437,7 +424,7 @@ class HttpProvider(Provider):
         for attempt in range(self.config.retries + 1):
             wait = state.bucket.reserve(max_wait=timeout)
             if wait is None:
-                reason = "rate limit reached (local token bucket)"
+                reason = "rate limit reached (token bucket)"
                 break
             if wait:
                 await asyncio.sleep(wait)

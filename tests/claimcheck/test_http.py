@@ -72,6 +72,13 @@ class ChunkStream(httpx.SyncByteStream, httpx.AsyncByteStream):
 class LocalHandler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         try:
+            if self.path.startswith("/go/"):
+                # /go/<scheme>/<port>: a redirect to that scheme and port on this same host.
+                _, _, scheme, port = self.path.split("/", 3)
+                self.send_response(302)
+                self.send_header("Location", f"{scheme}://127.0.0.1:{port}/page")
+                self.end_headers()
+                return
             route = getattr(self, "route_" + self.path.strip("/").replace("-", "_"), None)
             if route is None:
                 self.send_error(404)
@@ -399,6 +406,40 @@ def test_trust_does_not_follow_a_redirect_to_another_private_host(local_server: 
     with pytest.raises(http.BlockedURL) as caught:
         http.get(f"{local_server}/to-private", trusted=True)
     assert caught.value.url == "http://10.0.0.7/"
+
+
+def test_trust_covers_the_configured_origin_and_its_own_redirects(local_server: str) -> None:
+    port = local_server.rsplit(":", 1)[1]
+    response = http.get(f"{local_server}/go/http/{port}", trusted=True)
+    assert response.content == PAGE
+
+
+def test_trust_does_not_follow_a_redirect_to_another_port_on_the_same_host(
+    local_server: str,
+) -> None:
+    other = ThreadingHTTPServer(("127.0.0.1", 0), LocalHandler)
+    thread = threading.Thread(target=other.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        other_port = other.server_address[1]
+        # The other server answers when asked directly as a trusted origin of its own ...
+        assert http.get(f"http://127.0.0.1:{other_port}/page", trusted=True).status == 200
+        # ... but a redirect to it from the trusted origin is vetted like any URL: loopback.
+        with pytest.raises(http.BlockedURL) as caught:
+            http.get(f"{local_server}/go/http/{other_port}", trusted=True)
+        assert caught.value.url == f"http://127.0.0.1:{other_port}/page"
+    finally:
+        other.shutdown()
+        other.server_close()
+        thread.join(timeout=5)
+
+
+def test_trust_does_not_follow_a_redirect_to_another_scheme_on_the_same_port(
+    local_server: str,
+) -> None:
+    port = local_server.rsplit(":", 1)[1]
+    with pytest.raises(http.BlockedURL):
+        http.get(f"{local_server}/go/https/{port}", trusted=True)
 
 
 def test_a_trusted_call_still_refuses_cloud_metadata() -> None:

@@ -197,3 +197,13 @@ def test_an_admin_token_can_use_the_claims_api(admin_api_token: str) -> None:
     admin = Client(headers={"Authorization": f"Bearer {admin_api_token}"})
     assert admin.get("/api/claims").status_code == 200
     UserFactory()  # unrelated users change nothing
+
+
+@pytest.mark.parametrize("body", [{"text": "x"}, [{"text": "A fine claim"}, {"text": "the ?"}]])
+def test_a_claim_with_no_searchable_words_is_refused_with_422_and_the_reason(
+    api: Client, body: Any
+) -> None:
+    response = post(api, "/api/claims", body)
+    assert response.status_code == 422, response.content
+    assert "no words to search for" in json.dumps(response.json()["details"])
+    assert Claim.objects.count() == 0

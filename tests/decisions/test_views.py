@@ -185,6 +185,20 @@ def test_an_empty_claim_is_refused(editor_client: Client) -> None:
     assert Claim.objects.count() == 0
 
 
+def test_a_claim_with_no_searchable_words_is_refused_at_the_form(editor_client: Client) -> None:
+    response = editor_client.post(reverse("claim_new"), {"text": "x"})
+    assert response.status_code == 422
+    assert "the claim has no words to search for" in text(response)
+    assert Claim.objects.count() == 0
+
+
+def test_a_batch_line_with_no_searchable_words_is_reported(editor_client: Client) -> None:
+    response = editor_client.post(reverse("claim_new_batch"), {"lines": "Fine claim here\n?!"})
+    assert response.status_code == 422
+    assert "Line 2" in text(response) and "no words to search for" in text(response)
+    assert Claim.objects.count() == 0
+
+
 def test_a_pasted_batch_queues_one_claim_per_line(editor_client: Client) -> None:
     response = editor_client.post(
         reverse("claim_new_batch"),
@@ -319,7 +333,7 @@ def test_the_claim_page_shows_each_step_of_the_escalation(editor_client: Client)
     assert "1.0 / 1.6" in page and "search again" in page
     assert "Verdict pending" in page
     assert f'hx-get="{reverse("claim_live", args=[claim.pk])}?since=7"' in page
-    assert 'hx-trigger="every 1s"' in page
+    assert "data-live hx-get=" in page and 'hx-trigger="poll-tick"' in page
 
 
 def test_the_poll_answers_204_when_nothing_happened(editor_client: Client) -> None:
@@ -347,6 +361,9 @@ def test_the_poll_stops_with_286_and_the_verdict_once_decided(editor_client: Cli
     assert response.status_code == 286
     body = text(response)
     assert "hx-trigger" not in body.split(">", 1)[0]  # the region no longer polls
+    # ... and "Claim queued" goes from the message box with the verdict's arrival.
+    cleared = '<div id="messages" class="messages" role="status" aria-live="polite"'
+    assert f'{cleared} hx-swap-oob="true"></div>' in body
     assert "<strong>Two</strong> sources agree." in body
     assert "Override the outcome" in body
 
@@ -616,6 +633,17 @@ def test_the_dashboard_draws_each_chart_with_its_numbers(editor_client: Client) 
         in page
     )
     assert "$0.00 of $5.00" in page
+
+
+def test_the_per_claim_and_confidence_charts_name_their_axes(editor_client: Client) -> None:
+    DecidedClaimFactory(outcome=Outcome.TRUE, queries_used=2, crawls_used=1)
+    SearchRunFactory(provider_metrics={"local": {"status": "ok", "latency_ms": 30, "count": 4}})
+    page = text(editor_client.get(reverse("dashboard")))
+    per_claim = page[page.index(">Queries and crawls per claim</h2>") :]
+    per_claim = per_claim[: per_claim.index("</svg>")]
+    assert '<text class="axis-label"' in per_claim
+    assert ">queries or pages read for one claim</text>" in per_claim
+    assert ">claims</text>" in per_claim
 
 
 def test_an_empty_dashboard_says_what_to_do(editor_client: Client) -> None:

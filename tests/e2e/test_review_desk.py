@@ -123,6 +123,7 @@ def test_an_editor_watches_a_claim_being_checked_then_overrides_the_verdict(
     expect(page.get_by_role("heading", name="Verdict", exact=True)).to_be_visible(timeout=60_000)
 
     assert worker.errors == []
+    expect(page.locator("#messages")).not_to_contain_text("Claim queued")
     assert page.evaluate("window.__marker") == 1, "the page was reloaded"
     assert 200 in polls and polls[-1] == 286, polls  # filled in step by step, then stopped
     claim.refresh_from_db()
@@ -199,6 +200,7 @@ def test_an_admin_denies_a_domain_and_a_re_run_no_longer_uses_it(
     assert Domain.objects.get(name=denied).denied
 
     page.goto(f"{live_server.url}/claims/{claim.pk}/")
+    page.once("dialog", lambda dialog: dialog.accept())  # "Re-run the check ...?"
     page.get_by_role("button", name="Re-run").click()
     expect(page.get_by_text("Re-run queued")).to_be_visible()
     expect(page.get_by_role("heading", name="Verdict", exact=True)).to_be_visible(timeout=60_000)
@@ -277,6 +279,8 @@ def test_keyboard_users_can_skip_to_the_content_and_reach_the_filters(
     expect(skip).to_be_focused()
     expect(skip).to_be_in_viewport()
     page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    expect(page.get_by_role("link", name="Review next")).to_be_focused()
     page.keyboard.press("Tab")
     expect(page.get_by_role("link", name="Check a claim").last).to_be_focused()
     expect(page.get_by_text("No claims yet.")).to_be_visible()

@@ -66,7 +66,9 @@ def test_outsiders_and_editors_cannot_touch_the_registry(
     for url, data in _posts(domain):
         assert client.post(url, data, headers=HX).status_code == 403, url
     assert set(Domain.objects.values_list("name", "tier")) == before
-    assert "Admins only." in text(client.get(reverse("domains")))
+    refused = text(client.get(reverse("domains")))
+    assert "This page needs the admin role" in refused
+    assert "add you to the admins group" in refused and "editors group" not in refused
 
 
 def test_admins_can_open_every_domain_page(admin_client_: Client, domain: Domain) -> None:
@@ -202,13 +204,34 @@ def test_removing_a_domain_removes_its_row_and_keeps_a_record(
     admin_client_: Client, admin_user: Any, domain: Domain
 ) -> None:
     response = admin_client_.post(reverse("domain_remove", args=[domain.pk]), headers=HX)
-    assert response.status_code == 200 and response.content == b""
+    assert response.status_code == 200
+    # Nothing takes the row's place; the message box is swapped in out of band.
+    assert text(response).strip().startswith('<div id="messages"')
+    assert 'hx-swap-oob="true"' in text(response) and "wire.example removed." in text(response)
     assert not Domain.objects.filter(pk=domain.pk).exists()
     change = DomainChange.objects.get()
     assert change.action == DomainAction.DELETED and change.user == admin_user
     assert change.changes["tier"] == ["wire", None]
     history = text(admin_client_.get(reverse("domain_changes")))
     assert "wire.example" in history and "Removed" in history and "ada" in history
+
+
+def test_the_weight_column_shows_the_tier_default_as_a_number(
+    admin_client_: Client, domain: Domain
+) -> None:
+    body = text(admin_client_.get(reverse("domains")))
+    assert "0.80 <span" in body and "(tier default)" in body
+    assert ">tier<" not in body
+
+
+def test_the_history_says_allowed_and_denied_not_python_booleans(admin_client_: Client) -> None:
+    made = admin_client_.post(
+        reverse("domain_add"), {"new-name": "spam.example", "new-tier": "other", "new-denied": "on"}
+    )
+    assert made.status_code in (200, 302), text(made)
+    history = text(admin_client_.get(reverse("domain_changes")))
+    assert "spam.example" in history and ">denied</strong>" in history
+    assert "True" not in history and "False" not in history
 
 
 CSV = (
@@ -297,3 +320,10 @@ def test_the_list_runs_the_same_queries_for_few_or_many_domains(
         DomainFactory(name=f"b{n}.example", updated_by=admin_user)
     with django_assert_max_num_queries(few):
         admin_client_.get(reverse("domains"))
+
+
+def test_the_export_neutralizes_a_note_a_spreadsheet_would_run(admin_client_: Client) -> None:
+    DomainFactory(name="formula.example", note="=cmd|' /C calc'!A0")
+    body = text(admin_client_.get(reverse("domain_export")))
+    assert "formula.example,other,,false,'=cmd" in body
+    assert ",=cmd" not in body

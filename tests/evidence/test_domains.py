@@ -393,3 +393,20 @@ def test_check_shows_which_rule_covers_a_url(capsys: pytest.CaptureFixture[str])
 
     out = capsys.readouterr().out
     assert "registrable nasa.gov" in out and "rule .gov" in out and "tier official" in out
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("note", ['=HYPERLINK("http://x.example")', "+1+1", "-2+3", "@SUM(A1)"])
+def test_export_neutralizes_formula_notes_and_import_restores_them(
+    tmp_path: Path, note: str
+) -> None:
+    DomainFactory.create(name="formula.example", tier=Tier.OTHER, note=note)
+    exported = tmp_path / "domains.csv"
+    call_command("domains", "export", str(exported))
+    lines = exported.read_text(encoding="utf-8").splitlines()
+    cell = next(line for line in lines if line.startswith("formula.example,")).split(",", 4)[4]
+    assert cell.strip('"').startswith("'" + note[0])
+
+    Domain.objects.all().delete()
+    call_command("domains", "import", str(exported))
+    assert Domain.objects.get(name="formula.example").note == note

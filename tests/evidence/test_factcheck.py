@@ -227,13 +227,13 @@ def test_calls_beyond_the_rate_limit_are_skipped(
 
 def test_the_token_bucket_refills_over_time() -> None:
     clock = [0.0]
-    bucket = factcheck.TokenBucket(60, clock=lambda: clock[0])  # one a second, bursts of six
+    bucket = factcheck.TokenBucket(60, clock=lambda: clock[0])  # one a second, bursts of ten
 
-    taken = sum(bucket.acquire(max_wait_s=0) for _ in range(10))
+    taken = sum(bucket.reserve(max_wait=0) is not None for _ in range(12))
     clock[0] += 2.0
-    refilled = sum(bucket.acquire(max_wait_s=0) for _ in range(10))
+    refilled = sum(bucket.reserve(max_wait=0) is not None for _ in range(12))
 
-    assert (taken, refilled) == (6, 2)
+    assert (taken, refilled) == (10, 2)
 
 
 @pytest.mark.parametrize(

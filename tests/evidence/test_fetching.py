@@ -674,6 +674,36 @@ def test_a_firecrawl_api_error_is_recorded_not_raised(
     assert page.error == "firecrawl error 500"
 
 
+def test_a_firecrawl_scrape_that_ended_on_a_private_address_is_refused(
+    firecrawl_config: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = _FirecrawlAPI(
+        200,
+        {
+            "success": True,
+            "data": {
+                "html": article_html(title="Router admin"),
+                "markdown": "# Router admin\n\n" + ARTICLE_TEXT,
+                "metadata": {
+                    "title": "Router admin",
+                    "statusCode": 200,
+                    "url": "http://10.0.0.7/admin",
+                    "sourceURL": URL,
+                    "contentType": "text/html",
+                },
+            },
+        },
+    )
+    _install_firecrawl(monkeypatch, api)
+
+    page = page_fetch(url=URL)
+
+    assert api.calls
+    assert page.error == "blocked"
+    assert page.verification_status == VerificationStatus.FAILED
+    assert "final safety inspection" not in page.text
+
+
 def test_firecrawl_is_never_asked_for_a_private_address(
     firecrawl_config: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -257,6 +257,7 @@ def test_get_returns_a_run_with_its_processed_titles_and_snippets(api: Client) -
             "title": "A title",
             "snippet": "A snippet",
             "published": None,
+            "marks": [],
         }
     ]
     missing = api.get(f"{URL}/{run.pk + 1000}")

@@ -90,5 +90,5 @@ def test_the_rate_limit_refuses_a_call_that_would_wait_past_the_timeout() -> Non
         first = asyncio.run(searx(rate_per_minute=1, timeout_s=1).search(SCHEMA, max_results=5))
         second = asyncio.run(searx(rate_per_minute=1, timeout_s=1).search(SCHEMA, max_results=5))
     assert first.status == ProviderStatus.OK
-    assert second.reason == "rate limit reached (local token bucket)"
+    assert second.reason == "rate limit reached (token bucket)"
     assert called.call_count == 1

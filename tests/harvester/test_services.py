@@ -12,9 +12,16 @@ import respx
 from claimcheck.models import Claim
 from harvester.errors import AllProvidersFailed, InvalidSearchRequest, RewriteInvalid
 from harvester.local_index import index_document
-from harvester.models import ImmutableRowError, ProcessedResult, RawResult, RunStatus, SearchRun
+from harvester.models import (
+    ImmutableRowError,
+    ProcessedResult,
+    ProviderCall,
+    RawResult,
+    RunStatus,
+    SearchRun,
+)
 from harvester.schema import validate_schema
-from harvester.services import search_run_execute
+from harvester.services import current_spend, search_run_execute
 from tests.factories import ClaimFactory, SearchRunFactory
 from tests.harvester import samples
 from tests.harvester.conftest import UseConfig, providers_config
@@ -203,3 +210,40 @@ def test_logs_carry_run_provider_and_latency_and_scrub_the_query_when_configured
     assert hasattr(provider_lines[0], "latency_ms")
     for record in caplog.records:
         assert "Jane Roe" not in str(record.__dict__)
+
+
+class WorkerKilled(BaseException):
+    """What a SIGKILL looks like from inside a call: nothing after it runs."""
+
+
+def test_a_call_is_recorded_before_it_is_sent_so_one_lost_with_its_worker_still_counts(
+    three_providers: None,
+) -> None:
+    claim: Claim = ClaimFactory.create()
+    schema = validate_schema({"keywords": ["EU AI Act"]})
+
+    def killed(request: Any) -> Any:
+        raise WorkerKilled
+
+    with respx.mock(assert_all_called=False) as mock:
+        mock.post(SERPER).mock(side_effect=killed)
+        mock.get(url__startswith=BRAVE).respond(200, json=samples.BRAVE)
+        with pytest.raises(WorkerKilled):
+            search_run_execute(schema=schema, claim=claim, attempt=1)
+    assert not SearchRun.objects.filter(claim=claim).exists()
+    lost = ProviderCall.objects.filter(claim=claim, attempt=1, run=None)
+    assert sorted(lost.values_list("provider", flat=True)) == ["brave", "serper"]
+    assert current_spend().today == Decimal("0.001")  # the lost paid call is counted
+
+    with respx.mock() as mock:
+        serper = mock.post(SERPER).respond(200, json=samples.SERPER)
+        mock.get(url__startswith=BRAVE).respond(200, json=samples.BRAVE)
+        run = search_run_execute(schema=schema, claim=claim, attempt=1)
+    assert serper.call_count == 1  # resumed: sent once more, its answer was lost
+    assert ProviderCall.objects.filter(claim=claim, attempt=1).count() == 4
+    assert ProviderCall.objects.filter(run=run).count() == 2
+    assert current_spend().today == Decimal("0.002")  # both serper calls, each once
+
+    again = search_run_execute(schema=schema, claim=claim, attempt=1)
+    assert again.pk == run.pk
+    assert ProviderCall.objects.filter(claim=claim).count() == 4  # a stored run calls nobody

@@ -23,20 +23,34 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         user_model = get_user_model()
         username = options["username"]
+        password = ""
         if not user_model.objects.exists():
             password = secrets.token_urlsafe(12)
             user = user_model.objects.create_superuser(username=username, password=password)
             user.groups.add(*Group.objects.filter(name__in=[EDITORS, ADMINS]))
-            self.stdout.write(
-                self.style.SUCCESS(
-                    f"Created the first admin. Log in as {username!r} with password {password!r}"
-                    " (change it under /admin/)."
-                )
-            )
-        else:
-            self.stdout.write("Users exist already; no admin created.")
         if not options["no_demo"] and "load_demo" in _commands():
-            call_command("load_demo", stdout=self.stdout)
+            call_command("load_demo", decide_claims=True, stdout=self.stdout)
+        # The password is shown once, so it comes last, where it cannot scroll away.
+        if password:
+            self.stdout.write(self.style.SUCCESS(login_box(username=username, password=password)))
+        else:
+            self.stdout.write(
+                "Users exist already; no admin created. A new password: "
+                "manage.py changepassword USERNAME"
+            )
+
+
+def login_box(*, username: str, password: str) -> str:
+    lines = [
+        "First admin created. Log in at http://127.0.0.1:8000/login/ as",
+        f"  username: {username}",
+        f"  password: {password}",
+        "This password is shown only once. For a new one, run",
+        f"  .venv/bin/python manage.py changepassword {username}",
+    ]
+    width = max(len(line) for line in lines)
+    rule = "+" + "-" * (width + 2) + "+"
+    return "\n".join(["", rule, *(f"| {line.ljust(width)} |" for line in lines), rule, ""])
 
 
 def _commands() -> set[str]:

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from decisions.demo.loader import DemoCorpusError, demo_load
+from decisions.demo.loader import DemoCorpusError, demo_claims_decide, demo_load
 
 
 class Command(BaseCommand):
     help = "Load the offline demo corpus into the domain list, the page cache and the local index."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--decide-claims",
+            action="store_true",
+            help="also check the demo claims not in the queue yet, so that they wait decided",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
@@ -20,3 +27,12 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Demo corpus loaded."))
         for line in summary.lines():
             self.stdout.write(f"  {line}")
+        if options["decide_claims"]:
+
+            def progress(number: int, total: int, text: str) -> None:
+                self.stdout.write(f"Checking demo claim {number} of {total}: {text}")
+                self.stdout.flush()
+
+            checked = demo_claims_decide(progress=progress)
+            if checked == 0:
+                self.stdout.write("The demo claims are in the queue already.")

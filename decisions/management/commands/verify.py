@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, date, datetime, time
 from typing import Any
 
@@ -24,6 +25,7 @@ _MARK = {
     "error": "!",
     "queued": ".",
     "override": "O",
+    "review": "*",
 }
 
 
@@ -37,9 +39,14 @@ def _day(value: str | None, *, end: bool) -> datetime | None:
     return datetime.combine(day, time.max if end else time.min, tzinfo=UTC)
 
 
+def counted(number: int, one: str, many: str) -> str:
+    return f"{number} {one if number == 1 else many}"
+
+
 class Command(BaseCommand):
     help = (
         'Verify a claim now: manage.py verify "claim text" [--start YYYY-MM-DD] [--end YYYY-MM-DD]'
+        " (-v 2 also shows the log lines)"
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -49,6 +56,15 @@ class Command(BaseCommand):
         parser.add_argument("--channel", default="", help="the channel that reported it")
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # The progress lines are the display; log lines (JSON, for machines) only with -v 2.
+        if options["verbosity"] < 2:
+            logging.disable(logging.WARNING)
+        try:
+            self._verify(options)
+        finally:
+            logging.disable(logging.NOTSET)
+
+    def _verify(self, options: dict[str, Any]) -> None:
         try:
             claim, created = claim_submit(
                 text=options["claim"],
@@ -95,8 +111,9 @@ class Command(BaseCommand):
         )
         self.stdout.write(
             f"Support {verdict.support_total:.1f} / refute {verdict.refute_total:.1f}; "
-            f"{claim.queries_used} queries, {claim.crawls_used} pages read, "
-            f"{claim.evidence_count} evidence"
+            f"{counted(claim.queries_used, 'query', 'queries')}, "
+            f"{counted(claim.crawls_used, 'page', 'pages')} read, "
+            f"{counted(claim.evidence_count, 'piece', 'pieces')} of evidence"
         )
         self.stdout.write("")
         self.stdout.write(verdict.proof_markdown)

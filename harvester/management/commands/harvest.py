@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from harvester.errors import AllProvidersFailed, HarvestError
+from harvester.marks import results_marked
 from harvester.selectors import processed_results
 from harvester.services import search_run_execute
 
@@ -48,8 +49,9 @@ class Command(BaseCommand):
             latency = metrics.get("latency_ms", 0)
             self.stdout.write(f"  {name:<8} {status:<7} {latency:>5} ms  {detail}")
         self.stdout.write(f"{len(rows)} unique urls:")
-        for row in rows:
+        for row, marks in results_marked(rows):
             providers = ",".join(row.providers)
-            self.stdout.write(f"  [{row.confidence}] {row.url}  ({providers})")
+            note = "".join(f"  [{mark}: never read]" for mark in marks)
+            self.stdout.write(f"  [{row.confidence}] {row.url}  ({providers}){note}")
             if row.title:
                 self.stdout.write(f"      {row.title}")

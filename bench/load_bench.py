@@ -1,0 +1,290 @@
+"""Load on the production shape: gunicorn (as the README runs it) and two qcluster workers on
+PostgreSQL and Redis, all on loopback.
+
+Creates a scratch PostgreSQL database, migrates it, loads the demo corpus (so claims can be
+decided with no network), starts gunicorn and one `qcluster` with two workers, then posts N
+claims from C concurrent API clients. While the load runs it samples `GET /api/claims` and the
+queue page (signed in), and the number of database connections in use. It prints accepted per
+second, errors by status, POST p50 / p95, the sampled GET p50 / p95, the time until every claim
+is decided, and the most connections seen. Everything is stopped and dropped at the end.
+
+    .venv/bin/python bench/load_bench.py [--claims 400] [--concurrency 32] [--timeout 900]
+
+Needs PostgreSQL (BENCH_PG, default postgres://postgres@127.0.0.1:5432) and Redis
+(BENCH_REDIS, default redis://127.0.0.1:6379/0).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = str(ROOT / ".venv" / "bin" / "python")
+GUNICORN = str(ROOT / ".venv" / "bin" / "gunicorn")
+PASSWORD = "load-bench-" + secrets.token_hex(8)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _manage(env: dict[str, str], *args: str) -> str:
+    done = subprocess.run(
+        [PY, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+SETUP = """
+from django.contrib.auth.models import Group, User
+from claimcheck.models import ApiToken
+user = User.objects.create_user("loadbench", password={password!r})
+user.groups.add(Group.objects.get_or_create(name="editors")[0])
+print("TOKEN", ApiToken.issue(user=user, name="load bench")[1])
+"""
+
+
+def _login(base: str) -> httpx.Client:
+    client = httpx.Client(base_url=base, timeout=30)
+    page = client.get("/login/")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page.text)
+    assert token, "no CSRF token on the login page"
+    done = client.post(
+        "/login/",
+        data={"username": "loadbench", "password": PASSWORD, "csrfmiddlewaretoken": token[1]},
+        headers={"Referer": f"{base}/login/"},
+    )
+    assert done.status_code in (200, 302) and "sessionid" in client.cookies, "login failed"
+    return client
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--claims", type=int, default=400)
+    parser.add_argument("--concurrency", type=int, default=32)
+    parser.add_argument("--timeout", type=float, default=900, help="seconds, the whole run")
+    parser.add_argument("--gunicorn-workers", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument("--pool", type=int, default=4, help="CLAIMCHECK_DB_POOL_MAX")
+    args = parser.parse_args()
+    if not (1 <= args.claims <= 5000 and 1 <= args.concurrency <= 256):
+        parser.error("--claims 1..5000 and --concurrency 1..256")
+    started_all = time.monotonic()
+
+    pg = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
+    redis_url = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/0")
+    dbname = f"claimcheck_loadbench_{os.getpid()}"
+    with psycopg.connect(f"{pg}/postgres", autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{dbname}"')
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+        # Debug serves static files without collectstatic; it keeps each request's queries
+        # in memory (reset per request), a small cost on every figure below.
+        "DJANGO_DEBUG": "true",
+        "DJANGO_SECURE_COOKIES": "false",
+        "DATABASE_URL": f"{pg}/{dbname}",
+        "REDIS_URL": redis_url,
+        "CLAIMCHECK_QUEUE": f"loadbench-{os.getpid()}",
+        "CLAIMCHECK_WORKERS": "2",
+        "CLAIMCHECK_DB_POOL_MAX": str(args.pool),
+        "CLAIMCHECK_LOG_LEVEL": "WARNING",
+    }
+    processes: list[subprocess.Popen[bytes]] = []
+    logs = Path(f"/tmp/loadbench-{os.getpid()}")
+    logs.mkdir(exist_ok=True)
+    try:
+        print(f"setting up {dbname} ...", flush=True)
+        _manage(env, "migrate", "--verbosity", "0")
+        _manage(env, "load_demo")
+        token = _manage(env, "shell", "-c", SETUP.format(password=PASSWORD)).split("TOKEN ")[1]
+        token = token.strip()
+        for name, command in (
+            (
+                "gunicorn",
+                [
+                    GUNICORN,
+                    "claimcheck.wsgi:application",
+                    "--workers",
+                    str(args.gunicorn_workers),
+                    "--threads",
+                    str(args.threads),
+                    "--bind",
+                    f"127.0.0.1:{port}",
+                ],
+            ),
+            ("qcluster", [PY, "manage.py", "qcluster"]),
+        ):
+            out = (logs / f"{name}.log").open("wb")
+            processes.append(
+                subprocess.Popen(
+                    command,
+                    cwd=ROOT,
+                    env=env,
+                    stdout=out,
+                    stderr=subprocess.STDOUT,
+                    start_new_session=True,
+                )
+            )
+        for _ in range(100):
+            try:
+                if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        else:
+            raise SystemExit(f"gunicorn did not answer; see {logs}/gunicorn.log")
+
+        stop = threading.Event()
+        most_connections = [0]
+        gets: dict[str, list[float]] = {"/api/claims": [], "queue page": []}
+        get_errors: Counter[str] = Counter()
+
+        def sample_connections() -> None:
+            with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
+                while not stop.is_set():
+                    row = conn.execute(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [dbname]
+                    ).fetchone()
+                    most_connections[0] = max(most_connections[0], int(row[0]) if row else 0)
+                    time.sleep(0.2)
+
+        def sample_pages() -> None:
+            api = httpx.Client(
+                base_url=base, timeout=30, headers={"Authorization": f"Bearer {token}"}
+            )
+            page = _login(base)
+            while not stop.is_set():
+                for label, client, url in (
+                    ("/api/claims", api, "/api/claims"),
+                    ("queue page", page, "/"),
+                ):
+                    t0 = time.monotonic()
+                    try:
+                        status: int | str = client.get(url).status_code
+                    except httpx.HTTPError as exc:
+                        status = type(exc).__name__
+                    if status == 200:
+                        gets[label].append((time.monotonic() - t0) * 1000)
+                    else:
+                        get_errors[f"{label} {status}"] += 1
+                time.sleep(0.25)
+
+        samplers = [
+            threading.Thread(target=sample_connections, daemon=True),
+            threading.Thread(target=sample_pages, daemon=True),
+        ]
+        for thread in samplers:
+            thread.start()
+
+        statuses: Counter[str] = Counter()
+        post_ms: list[float] = []
+        lock = threading.Lock()
+        local = threading.local()
+
+        def post(i: int) -> None:
+            if not hasattr(local, "client"):
+                local.client = httpx.Client(
+                    base_url=base, timeout=60, headers={"Authorization": f"Bearer {token}"}
+                )
+            body = {"text": f"Load claim {i}: the council adopted the battery passport rules"}
+            t0 = time.monotonic()
+            try:
+                status = str(local.client.post("/api/claims", json=body).status_code)
+            except httpx.HTTPError as exc:
+                status = type(exc).__name__
+            with lock:
+                statuses[status] += 1
+                if status == "202":
+                    post_ms.append((time.monotonic() - t0) * 1000)
+
+        print(f"posting {args.claims} claims from {args.concurrency} clients ...", flush=True)
+        t_load = time.monotonic()
+        with ThreadPoolExecutor(max_workers=args.concurrency) as pool:
+            list(pool.map(post, range(args.claims)))
+        load_s = time.monotonic() - t_load
+
+        accepted = statuses.get("202", 0)
+        decided_s: float | None = None
+        with psycopg.connect(f"{pg}/{dbname}", autocommit=True) as conn:
+            while time.monotonic() - started_all < args.timeout:
+                row = conn.execute(
+                    "SELECT count(*) FROM claimcheck_claim WHERE status IN ('decided', 'failed')"
+                ).fetchone()
+                if row and int(row[0]) >= accepted:
+                    decided_s = time.monotonic() - t_load
+                    break
+                time.sleep(1)
+            outcome_rows = conn.execute(
+                "SELECT status, count(*) FROM claimcheck_claim GROUP BY status"
+            ).fetchall()
+        stop.set()
+        for thread in samplers:
+            thread.join(timeout=10)
+
+        errors = {k: v for k, v in statuses.items() if k != "202"}
+        print()
+        print(
+            f"claims {args.claims}, concurrency {args.concurrency}, gunicorn "
+            f"{args.gunicorn_workers}x{args.threads} threads, pool {args.pool}, 2 qcluster workers"
+        )
+        print(f"accepted          {accepted} in {load_s:.1f} s = {accepted / load_s:.1f} / s")
+        print(f"errors by status  {errors or 'none'}")
+        print(f"POST p50 / p95    {_pct(post_ms, 0.5):.0f} / {_pct(post_ms, 0.95):.0f} ms")
+        for label, values in gets.items():
+            print(
+                f"GET {label:<13} p50 / p95 {_pct(values, 0.5):.0f} / {_pct(values, 0.95):.0f} ms"
+                f" ({len(values)} samples)"
+            )
+        print(f"GET errors        {dict(get_errors) or 'none'}")
+        if decided_s is None:
+            print(f"decided           not all within {args.timeout:.0f} s: {dict(outcome_rows)}")
+        else:
+            print(f"all decided after {decided_s:.1f} s ({dict(outcome_rows)})")
+        print(f"most DB connections in use  {most_connections[0]}")
+    finally:
+        for process in processes:
+            try:
+                os.killpg(process.pid, signal.SIGTERM)
+                process.wait(timeout=20)
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                os.killpg(process.pid, signal.SIGKILL)
+        with psycopg.connect(f"{pg}/postgres", autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)')
+        try:
+            import redis
+
+            redis.Redis.from_url(redis_url).delete(f"django_q:loadbench-{os.getpid()}:q")
+        except Exception as exc:  # the run's figures stand; say what was left behind
+            print(f"could not clear the Redis queue: {exc}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

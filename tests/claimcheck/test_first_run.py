@@ -1,0 +1,170 @@
+"""The first run on a fresh machine: scripts/run, the signing key, the first admin, the demo."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from claimcheck.models import Claim, ClaimStatus
+from decisions.demo.loader import demo_claims
+
+ROOT = Path(settings.BASE_DIR)
+PRINT_KEY = ("shell", "-c", "from django.conf import settings; print(settings.SECRET_KEY)")
+
+
+def _clean_env(tmp_path: Path, **extra: str) -> dict[str, str]:
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in {"DJANGO_SECRET_KEY", "DJANGO_DEBUG", "DJANGO_SETTINGS_MODULE"}
+    }
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    env["CLAIMCHECK_ENV_FILE"] = str(tmp_path / ".env")
+    env.update(extra)
+    return env
+
+
+def _manage(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(  # noqa: S603 (fixed arguments)
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_management_commands_take_the_signing_key_from_the_env_file(tmp_path: Path) -> None:
+    env = _clean_env(tmp_path)
+    without = _manage(env, "check")
+    assert without.returncode != 0
+    assert "scripts/run writes one to .env" in without.stderr
+
+    (tmp_path / ".env").write_text("# local\nDJANGO_SECRET_KEY=from-the-file-0123456789\n")
+    shown = _manage(env, *PRINT_KEY)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip().splitlines()[-1] == "from-the-file-0123456789"
+
+    env["DJANGO_SECRET_KEY"] = "from-the-environment"
+    shown = _manage(env, *PRINT_KEY)
+    assert shown.stdout.strip().splitlines()[-1] == "from-the-environment"
+
+
+@pytest.mark.django_db
+def test_bootstrap_decides_the_demo_claims_and_prints_the_password_last_in_a_box() -> None:
+    out = io.StringIO()
+    call_command("bootstrap", stdout=out)
+
+    lines = [line for line in out.getvalue().splitlines() if line.strip()]
+    assert lines[-1].startswith("+--") and lines[-1].endswith("-+")
+    box = lines[lines.index(lines[-1]) : -1]
+    assert any("username: admin" in line for line in box)
+    password = next(line for line in box if "password:" in line).split("password:")[1]
+    password = password.strip(" |")
+    assert get_user_model().objects.get(username="admin").check_password(password)
+    assert any("changepassword admin" in line for line in box)
+
+    claims = Claim.objects.all()
+    assert claims.count() == len(demo_claims()) == 10
+    assert set(claims.values_list("status", flat=True)) == {ClaimStatus.DECIDED}
+
+    again = io.StringIO()
+    call_command("bootstrap", stdout=again)
+    assert Claim.objects.count() == 10
+    assert "changepassword" in again.getvalue()
+    assert "shown only once" not in again.getvalue()
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _session_members(sid: int) -> list[int]:
+    """Every live process in the session scripts/run was started in (its server and worker)."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if fields[0] != "Z" and int(fields[3]) == sid:
+            members.append(int(entry.name))
+    return members
+
+
+def _start_run(tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
+    port = _free_port()
+    env = _clean_env(tmp_path, PORT=str(port), CLAIMCHECK_DEMO="false")
+    env.pop("CLAIMCHECK_LOG_LEVEL", None)
+    process = subprocess.Popen(  # noqa: S603 (fixed arguments)
+        [str(ROOT / "scripts" / "run")],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        process.kill()
+        pytest.fail(f"scripts/run never answered: {process.communicate()[0][-2000:]}")
+    # The server and at least the worker's main process are up.
+    assert len(_session_members(process.pid)) >= 3
+    return process, port
+
+
+def _assert_all_stopped(process: subprocess.Popen[str], port: int, seconds: float) -> str:
+    started = time.monotonic()
+    output = process.communicate(timeout=seconds)[0]
+    while _session_members(process.pid) and time.monotonic() - started < seconds:
+        time.sleep(0.1)
+    assert _session_members(process.pid) == [], "a server or worker process outlived scripts/run"
+    with socket.socket() as sock:
+        assert sock.connect_ex(("127.0.0.1", port)) != 0
+    return output
+
+
+def test_ctrl_c_stops_the_server_and_the_worker_within_seconds(tmp_path: Path) -> None:
+    process, port = _start_run(tmp_path)
+    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C sends
+    output = _assert_all_stopped(process, port, seconds=10)
+    assert "ClaimCheck stopped." in output
+    lines = [line for line in output.splitlines() if line.strip()]
+    box_end = max(i for i, line in enumerate(lines) if line.startswith("+--"))
+    assert "password:" in "\n".join(lines[box_end - 6 : box_end])
+    # Nothing but the address (and the server's own start-up lines) follows the box.
+    assert any("open http://127.0.0.1" in line for line in lines[box_end:])
+    assert "DJANGO_SECRET_KEY=" in (tmp_path / ".env").read_text()
+
+
+def test_a_kill_of_the_script_alone_stops_the_server_and_the_worker(tmp_path: Path) -> None:
+    process, port = _start_run(tmp_path)
+    process.terminate()  # SIGTERM to scripts/run only, as `kill PID` does
+    _assert_all_stopped(process, port, seconds=10)

@@ -1,0 +1,143 @@
+"""A running claim holds a lease; a claim whose worker died is queued again and taken by a live
+worker within seconds, not after the task timeout."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.utils import timezone
+
+from claimcheck.models import Claim, ClaimStatus
+from decisions.claims import claim_submit
+from decisions.lease import claim_lease
+from decisions.tasks import claims_sweep_stale
+from tests.claimcheck.test_worker import _database_url
+
+
+def _running(text: str, *, silent_for: float) -> Claim:
+    claim, _ = claim_submit(text=text, enqueue=False)
+    Claim.objects.filter(pk=claim.pk).update(
+        status=ClaimStatus.RUNNING, updated_at=timezone.now() - timedelta(seconds=silent_for)
+    )
+    return claim
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_running_claim_renews_its_lease_while_it_works(settings: Any) -> None:
+    settings.CLAIMCHECK_LEASE_SECONDS = 3
+    claim = _running("The bridge opened to traffic in May 2024", silent_for=3600)
+    with claim_lease(claim_id=claim.pk):
+        time.sleep(2.5)
+    claim.refresh_from_db()
+    assert timezone.now() - claim.updated_at < timedelta(seconds=3)
+
+
+@pytest.mark.django_db
+def test_the_sweep_takes_a_claim_past_its_lease_and_leaves_a_live_one(settings: Any) -> None:
+    settings.CLAIMCHECK_LEASE_SECONDS = 20
+    live = _running("A claim whose worker renews its lease", silent_for=10)
+    lost = _running("A claim whose worker was killed half a minute ago", silent_for=30)
+    assert claims_sweep_stale() >= 1
+    live.refresh_from_db()
+    lost.refresh_from_db()
+    assert live.status == ClaimStatus.RUNNING
+    # Tasks run inline in the suite: the lost claim was queued again and run to its end.
+    assert lost.status != ClaimStatus.RUNNING
+    assert lost.started_at is not None
+
+
+def _holder(claim_id: int, env: dict[str, str]) -> subprocess.Popen[str]:
+    """A process that took the claim and holds its lease, like a worker mid-claim."""
+    code = (
+        "import time, django; django.setup()\n"
+        "from decisions.pipeline import claim_start\n"
+        "from decisions.lease import claim_lease\n"
+        f"claim_start(claim_id={claim_id})\n"
+        f"with claim_lease(claim_id={claim_id}):\n"
+        "    print('holding', flush=True)\n"
+        "    time.sleep(600)\n"
+    )
+    return subprocess.Popen(  # noqa: S603 (our own code, no outside input)
+        [sys.executable, "-c", code],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_claim_whose_worker_is_killed_is_taken_again_within_a_minute(tmp_path: Path) -> None:
+    claim, _ = claim_submit(text="The council adopted the battery passport rules", enqueue=False)
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+        "DJANGO_DEBUG": "true",
+        "DATABASE_URL": _database_url(),
+        "CLAIMCHECK_QUEUE": f"lease-test-{os.getpid()}",
+        "CLAIMCHECK_LEASE_SECONDS": "6",
+        "CLAIMCHECK_WORKERS": "1",
+    }
+    env.pop("REDIS_URL", None)
+    holder = _holder(claim.pk, env)
+    log = (tmp_path / "qcluster.log").open("w")
+    cluster = subprocess.Popen(
+        [sys.executable, "manage.py", "qcluster"],
+        cwd=settings.BASE_DIR,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline().strip() == "holding"
+        claim.refresh_from_db()
+        first_start = claim.started_at
+        # A live worker keeps its claim, well past one lease, while the cluster sweeps.
+        time.sleep(10)
+        claim.refresh_from_db()
+        assert (claim.status, claim.started_at) == (ClaimStatus.RUNNING, first_start)
+
+        holder.send_signal(signal.SIGKILL)
+        holder.wait(timeout=10)
+        killed = time.monotonic()
+        while time.monotonic() - killed < 60:
+            claim.refresh_from_db()
+            if claim.started_at != first_start or claim.status != ClaimStatus.RUNNING:
+                break
+            time.sleep(0.5)
+        recovered = time.monotonic() - killed
+        assert claim.started_at != first_start or claim.status != ClaimStatus.RUNNING, (
+            tmp_path / "qcluster.log"
+        ).read_text()[-3000:]
+        assert recovered < 60
+        print(f"claim taken again {recovered:.1f} s after its worker was killed")
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+        os.killpg(cluster.pid, signal.SIGTERM)
+        try:
+            cluster.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(cluster.pid, signal.SIGKILL)
+        log.close()
+
+
+@pytest.mark.django_db
+def test_running_tasks_inline_starts_no_sweeper_in_the_callers_process() -> None:
+    from django_q.tasks import async_task
+
+    async_task("claimcheck.tasks.worker_ping", "hello")
+    assert "claim-sweeper" not in {thread.name for thread in threading.enumerate()}
