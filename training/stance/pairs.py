@@ -1,0 +1,314 @@
+"""(claim, evidence, label) pairs for the stance model, read from `../shared/eval` at run time.
+
+Every set is split by claim with a stable hash, so a claim's pairs are all in training or all
+held out, and the benchmark scores exactly the pairs training never saw. Nothing here imports a
+training library: `bench/stance_bench.py` uses the same splits with the runtime only. DATA_CARD.md
+says where each set comes from, its licence and how its pairs are made.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import random
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+SUPPORT, REFUTE, NEUTRAL = "support", "refute", "neutral"
+LABELS = (SUPPORT, REFUTE, NEUTRAL)
+TRAIN, HELD_OUT = "train", "held_out"
+
+
+@dataclass(frozen=True)
+class Pair:
+    claim: str
+    evidence: str
+    label: str
+    source: str
+    split: str
+    # Finer grouping inside a source, reported apart ("real" / "counter" for COVID-Fact).
+    kind: str = ""
+
+
+def held_out(key: str, share: float) -> bool:
+    """True for about `share` of keys, the same keys on every machine and run."""
+    digest = hashlib.sha256(key.strip().lower().encode()).digest()
+    return int.from_bytes(digest[:4], "big") / 2**32 < share
+
+
+def _split(key: str, share: float = 0.25) -> str:
+    return HELD_OUT if held_out(key, share) else TRAIN
+
+
+def _jsonl(path: Path) -> Iterator[dict]:
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            if line.strip():
+                yield json.loads(line)
+
+
+_CLIMATE = {"SUPPORTS": SUPPORT, "REFUTES": REFUTE, "NOT_ENOUGH_INFO": NEUTRAL}
+
+
+def climate_fever_held_out(index: int) -> bool:
+    """Odd claims (counted from 0) are held out, as bench/stance_bench.py always had them."""
+    return index % 2 == 1
+
+
+def climate_fever(root: Path) -> list[Pair]:
+    """Per-sentence labels."""
+    pairs = []
+    for index, item in enumerate(_jsonl(root / "climate-fever" / "climate-fever.jsonl")):
+        split = HELD_OUT if climate_fever_held_out(index) else TRAIN
+        for evidence in item["evidences"]:
+            label = _CLIMATE.get(evidence["evidence_label"])
+            if label:
+                pairs.append(
+                    Pair(item["claim"], evidence["evidence"], label, "climate-fever", split)
+                )
+    return pairs
+
+
+def covid_fact_held_out(item: dict) -> bool:
+    """A counter-claim shares its original's evidence (and source), so the split goes by source:
+    both sides of a swap land on the same side."""
+    evidence = " ".join(item.get("evidence") or []).strip()
+    return held_out(item.get("gold_source") or evidence, 0.2)
+
+
+def covid_fact(root: Path) -> list[Pair]:
+    """A claim against its evidence sentences joined."""
+    pairs = []
+    for item in _jsonl(root / "covid-fact" / "COVIDFACT_dataset.jsonl"):
+        evidence = " ".join(item["evidence"]).strip()
+        if not evidence:
+            continue
+        real = item["label"] == "SUPPORTED"
+        pairs.append(
+            Pair(
+                item["claim"],
+                evidence,
+                SUPPORT if real else REFUTE,
+                "covid-fact",
+                HELD_OUT if covid_fact_held_out(item) else TRAIN,
+                "real" if real else "counter",
+            )
+        )
+    return pairs
+
+
+_HEALTHVER = {"Supports": SUPPORT, "Refutes": REFUTE, "Neutral": NEUTRAL}
+
+
+def healthver(root: Path) -> list[Pair]:
+    pairs = []
+    with (root / "nli" / "healthver" / "healthver_dev.csv").open(encoding="utf-8") as rows:
+        for row in csv.DictReader(rows):
+            label = _HEALTHVER.get(row["label"])
+            if label:
+                pairs.append(
+                    Pair(row["claim"], row["evidence"], label, "healthver", _split(row["claim"]))
+                )
+    return pairs
+
+
+_SICK = {"ENTAILMENT": SUPPORT, "CONTRADICTION": REFUTE, "NEUTRAL": NEUTRAL}
+
+
+def sick(root: Path) -> list[Pair]:
+    """Sentence B as the claim, sentence A as the evidence; the trial file is held out."""
+    pairs = []
+    folder = root / "nli" / "sick"
+    for name, split in (
+        ("SICK_train.txt", TRAIN),
+        ("SICK_test_annotated.txt", TRAIN),
+        ("SICK_trial.txt", HELD_OUT),
+    ):
+        with (folder / name).open(encoding="utf-8") as rows:
+            for row in csv.DictReader(rows, delimiter="\t"):
+                label = _SICK.get(row["entailment_judgment"])
+                if label:
+                    pairs.append(Pair(row["sentence_B"], row["sentence_A"], label, "sick", split))
+    return pairs
+
+
+def wice(root: Path) -> list[Pair]:
+    """A supported claim against its supporting sentences (support) and against sentences of
+    the cited page that no annotator chose (neutral); an unsupported claim against its page's
+    sentences (neutral). Partly supported claims are left out: their sentences back only part."""
+    pairs = []
+    rng = random.Random(13)
+    for item in _jsonl(root / "nli" / "wice" / "claim_dev.jsonl"):
+        sentences = [s for s in item["evidence"] if not s.startswith("(meta data)")]
+        offset = len(item["evidence"]) - len(sentences)
+        split = _split(item["claim"])
+        chosen = {i for group in item["supporting_sentences"] for i in group}
+        others = [
+            s
+            for i, s in enumerate(item["evidence"])
+            if i >= offset and i not in chosen and len(s.split()) >= 6
+        ]
+        if item["label"] == "supported":
+            for group in item["supporting_sentences"][:2]:
+                text = " ".join(item["evidence"][i] for i in group if i < len(item["evidence"]))
+                if text:
+                    pairs.append(Pair(item["claim"], text, SUPPORT, "wice", split))
+        if item["label"] in ("supported", "not_supported"):
+            for sentence in rng.sample(others, min(2, len(others))):
+                pairs.append(Pair(item["claim"], sentence, NEUTRAL, "wice", split))
+    return pairs
+
+
+_LIAR = {"true": SUPPORT, "mostly-true": SUPPORT, "false": REFUTE, "pants-fire": REFUTE}
+
+
+def liar_plus(root: Path) -> list[Pair]:
+    """A PolitiFact statement against its ruling's justification, the clear rulings only."""
+    pairs = []
+    for name in ("val2.tsv", "test2.tsv"):
+        with (root / "liar-plus" / name).open(encoding="utf-8") as rows:
+            for row in csv.reader(rows, delimiter="\t"):
+                if len(row) < 16:
+                    continue
+                label = _LIAR.get(row[2])
+                justification = row[15].strip()
+                if label and len(justification.split()) >= 8:
+                    pairs.append(
+                        Pair(row[3], justification, label, "liar-plus", _split(row[3], 0.2))
+                    )
+    return pairs
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'])")
+_NUMBER = re.compile(r"\b\d[\d,]*(?:\.\d+)?\b")
+_AUXILIARY = re.compile(r"\b(is|are|was|were|has|have|had|will|can|could|would|should|did)\b")
+_NEGATED = re.compile(r"\b(is|are|was|were|has|have|had|will|can|could|would|should|did) not\b")
+_NAME = re.compile(r"\b[A-Z][a-z]{2,}(?: [A-Z][a-z]{2,})*\b")
+_ENGLISH = {"us", "uk", "gb", "au", "ca", "ie", "nz", "in", "za", "sg"}
+
+
+def page_sentences(root: Path) -> list[tuple[str, list[str]]]:
+    """English news articles' body sentences, by article (Fundus test pages)."""
+    articles = []
+    for item in _jsonl(root / "fundus-news" / "fundus_gold_index.jsonl"):
+        if item.get("country", "").lower() not in _ENGLISH:
+            continue
+        sentences = []
+        for paragraph in item.get("body_paragraphs") or []:
+            for sentence in _SENTENCE_END.split(paragraph):
+                words = sentence.split()
+                if 8 <= len(words) <= 45:
+                    sentences.append(sentence.strip())
+        if sentences:
+            articles.append((item["url"], sentences))
+    return articles
+
+
+def _changed_number(sentence: str, rng: random.Random) -> str | None:
+    numbers = list(_NUMBER.finditer(sentence))
+    if not numbers:
+        return None
+    match = rng.choice(numbers)
+    digits = match.group().replace(",", "")
+    try:
+        value = float(digits)
+    except ValueError:
+        return None
+    factor = rng.choice((0.5, 0.7, 1.4, 2, 3))
+    new = value * factor + rng.choice((1, 2, 3)) if value < 3 else value * factor
+    text = f"{new:,.1f}" if "." in digits else f"{round(new):,}"
+    if text.replace(",", "") == digits:
+        return None
+    return sentence[: match.start()] + text + sentence[match.end() :]
+
+
+def _flipped_polarity(sentence: str) -> str | None:
+    negated = _NEGATED.search(sentence)
+    if negated:
+        return sentence[: negated.start()] + negated.group(1) + sentence[negated.end() :]
+    auxiliary = _AUXILIARY.search(sentence)
+    if auxiliary:
+        return sentence[: auxiliary.end()] + " not" + sentence[auxiliary.end() :]
+    return None
+
+
+def _swapped_name(sentence: str, names: list[str], rng: random.Random) -> str | None:
+    present = [m for m in _NAME.finditer(sentence) if m.start() > 0]
+    if not present or not names:
+        return None
+    match = rng.choice(present)
+    other = rng.choice(names)
+    if other == match.group():
+        return None
+    return sentence[: match.start()] + other + sentence[match.end() :]
+
+
+def _shortened(sentence: str) -> str | None:
+    """The sentence without a trailing or leading clause: something the full sentence says."""
+    for mark in (", which ", ", who ", ", according to ", ", said ", ", but ", " because "):
+        cut = sentence.find(mark)
+        if cut > len(sentence) // 3:
+            return sentence[:cut].rstrip(",") + "."
+    words = sentence.split()
+    if len(words) >= 14:
+        return " ".join(words[: len(words) * 2 // 3]).rstrip(",;:") + "."
+    return None
+
+
+def contrastive(root: Path, per_article: int = 12) -> list[Pair]:
+    """Pairs made from real page text. The claim is a real sentence or a shortened copy of it;
+    against the full sentence it supports, and with a number, a name or its polarity changed it
+    refutes (so neither label can be told by length alone). A sentence of another article and
+    another sentence of the same article are neutral. Split by article."""
+    rng = random.Random(7)
+    articles = page_sentences(root)
+    names = sorted(
+        {m.group() for _, sentences in articles for s in sentences for m in _NAME.finditer(s)}
+    )
+    pairs = []
+    for index, (url, sentences) in enumerate(articles):
+        split = _split(url, 0.2)
+        picked = rng.sample(sentences, min(per_article, len(sentences)))
+        for sentence in picked:
+            short = _shortened(sentence)
+            if short:
+                pairs.append(Pair(short, sentence, SUPPORT, "contrastive", split))
+            base = short if short and rng.random() < 0.5 else sentence
+            for claim in (
+                _changed_number(base, rng),
+                _flipped_polarity(base),
+                _swapped_name(base, names, rng),
+            ):
+                if claim and claim != base:
+                    pairs.append(Pair(claim, sentence, REFUTE, "contrastive", split))
+            other_article = articles[(index + rng.randrange(1, len(articles))) % len(articles)][1]
+            pairs.append(Pair(rng.choice(other_article), sentence, NEUTRAL, "contrastive", split))
+            same = [s for s in sentences if s != sentence]
+            if same:
+                pairs.append(Pair(rng.choice(same), sentence, NEUTRAL, "contrastive", split))
+    return pairs
+
+
+SETS: dict[str, Callable[[Path], list[Pair]]] = {
+    "climate-fever": climate_fever,
+    "covid-fact": covid_fact,
+    "healthver": healthver,
+    "sick": sick,
+    "wice": wice,
+    "liar-plus": liar_plus,
+    "contrastive": contrastive,
+}
+
+
+def load(root: Path, names: tuple[str, ...] = tuple(SETS)) -> list[Pair]:
+    """Every pair of the named sets whose folder is present under `root` (../shared/eval)."""
+    pairs: list[Pair] = []
+    for name in names:
+        try:
+            pairs.extend(SETS[name](root))
+        except FileNotFoundError:
+            continue
+    return pairs
