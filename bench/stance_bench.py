@@ -1,13 +1,15 @@
-"""Stance benchmark: the deterministic scorer on CLIMATE-FEVER evidence sentences.
+"""Stance benchmark: the lexical scorer and the stance model on pairs neither was tuned on.
 
 Usage (from the repo root):
-    .venv/bin/python bench/stance_bench.py [--limit N] [--no-embed] [--sweep]
+    .venv/bin/python bench/stance_bench.py [--json OUT] [--limit N] [--sets a,b] [--sweep]
 
-Each of the 1,535 claims comes with five Wikipedia sentences labelled SUPPORTS / REFUTES /
-NOT_ENOUGH_INFO (support / refute / neutral here). Figures are reported on the claims with an
-even index (where thresholds were set) and on the odd ones (held out), next to the
-all-neutral baseline. --sweep prints accuracy and macro-F1 over a grid of the two relevance
-thresholds on the even half only.
+The held-out splits of `training/stance/pairs.py` (read from ../shared/eval): Climate-FEVER's odd
+claims (five labelled Wikipedia sentences each), COVID-Fact's held-out sources (real claims and
+their word-swapped counter-claims reported apart), and the held-out parts of HealthVer, SICK,
+WiCE, LIAR-PLUS and the contrastive page pairs, each set apart. For the model it also prints
+pairs per second on one core, load time and the memory it adds, and how often its readings are
+right at each probability, which is where its confidence levels are set. --sweep prints the
+lexical scorer's two relevance thresholds over a grid, on Climate-FEVER's even (tuning) claims.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import sys
 import time
 from collections import Counter
@@ -26,110 +29,255 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-LABELS = {"SUPPORTS": "support", "REFUTES": "refute", "NOT_ENOUGH_INFO": "neutral"}
-CLASSES = ("support", "refute", "neutral")
+from training.stance import pairs as data  # noqa: E402
+
+CLASSES = data.LABELS
 
 
-def _load(limit: int | None) -> list[tuple[int, str, str, str]]:
-    rows = []
-    with (EVAL / "climate-fever" / "climate-fever.jsonl").open() as lines:
-        for index, line in enumerate(lines):
-            if limit is not None and index >= limit:
-                break
-            item = json.loads(line)
-            for evidence in item["evidences"]:
-                label = LABELS.get(evidence["evidence_label"])
-                if label:
-                    rows.append((index, item["claim"], evidence["evidence"], label))
-    return rows
-
-
-def _metrics(gold: list[str], predicted: list[str]) -> tuple[float, float, dict[str, tuple]]:
-    per_class = {}
+def _metrics(gold: list[str], predicted: list[str]) -> dict[str, float]:
+    figures: dict[str, float] = {}
     f1s = []
     for cls in CLASSES:
         tp = sum(1 for g, p in zip(gold, predicted, strict=True) if g == p == cls)
         fp = sum(1 for g, p in zip(gold, predicted, strict=True) if p == cls and g != cls)
         fn = sum(1 for g, p in zip(gold, predicted, strict=True) if g == cls and p != cls)
-        precision = tp / (tp + fp) if tp + fp else 0.0
-        recall = tp / (tp + fn) if tp + fn else 0.0
-        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        per_class[cls] = (precision, recall, f1)
-        f1s.append(f1)
-    accuracy = sum(1 for g, p in zip(gold, predicted, strict=True) if g == p) / max(len(gold), 1)
-    return accuracy, sum(f1s) / len(f1s), per_class
+        f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+        figures[f"f1_{cls}"] = round(f1, 4)
+        if cls in gold:
+            f1s.append(f1)
+    figures["macro_f1"] = round(sum(f1s) / max(len(f1s), 1), 4)
+    figures["accuracy"] = round(
+        sum(1 for g, p in zip(gold, predicted, strict=True) if g == p) / max(len(gold), 1), 4
+    )
+    figures["n"] = len(gold)
+    return figures
 
 
-def _report(name: str, gold: list[str], predicted: list[str]) -> None:
-    accuracy, macro, per_class = _metrics(gold, predicted)
-    print(f"  {name:34s} accuracy {accuracy:.4f}  macro-F1 {macro:.4f}  (n={len(gold)})")
-    for cls, (p, r, f) in per_class.items():
-        print(f"      {cls:8s} precision {p:.3f} recall {r:.3f} F1 {f:.3f}")
+def _by_set(rows: list[data.Pair], predicted: list[str]) -> dict[str, dict[str, float]]:
+    out = {}
+    for source in sorted({row.source for row in rows}):
+        picked = [i for i, row in enumerate(rows) if row.source == source]
+        out[source] = _metrics([rows[i].label for i in picked], [predicted[i] for i in picked])
+    for kind, label in (("real", data.SUPPORT), ("counter", data.REFUTE)):
+        picked = [i for i, row in enumerate(rows) if row.kind == kind]
+        if picked:
+            right = sum(1 for i in picked if predicted[i] == label)
+            out[f"covid-fact {kind} read as {label}"] = {
+                "share": round(right / len(picked), 4),
+                "n": len(picked),
+            }
+    return out
+
+
+def _lexical(rows: list[data.Pair], embed_cosines: bool) -> tuple[list[str], float]:
+    from evidence.rerank import embed
+    from evidence.stance import scorer
+
+    started = time.perf_counter()
+    cosines: list[float | None] = [None] * len(rows)
+    if embed_cosines:
+        claims = sorted({row.claim for row in rows})
+        claim_vectors = embed(claims)
+        sentence_vectors = embed([row.evidence for row in rows])
+        if claim_vectors is not None and sentence_vectors is not None:
+            where = {claim: i for i, claim in enumerate(claims)}
+            cosines = [
+                float(sentence_vectors[i] @ claim_vectors[where[row.claim]])
+                for i, row in enumerate(rows)
+            ]
+    signals = {
+        claim: scorer.ClaimSignals.of(claim, None, None) for claim in {r.claim for r in rows}
+    }
+    predicted = [
+        str(scorer.judge(signals[row.claim], row.evidence, cosine=cosines[i]).stance)
+        for i, row in enumerate(rows)
+    ]
+    return predicted, len(rows) / (time.perf_counter() - started)
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _model(rows: list[data.Pair]) -> tuple[list, list, dict[str, float]] | None:
+    """The model's own readings, and the pipeline's (the model with the lexical rules over it)."""
+    from django.conf import settings
+
+    from evidence.stance import ClaimContext, judge_sentences
+    from evidence.stance import model as stance_model
+    from evidence.stance.model import StanceModel
+
+    folder = Path(settings.STANCE_MODEL_DIR)
+    if not (folder / "stance.onnx").is_file():
+        print(f"no stance model in {folder}")
+        return None
+    before = _rss_mb()
+    started = time.perf_counter()
+    model = StanceModel(folder, threads=1)
+    load_seconds = time.perf_counter() - started
+    by_claim: dict[str, list[int]] = {}
+    for i, row in enumerate(rows):
+        by_claim.setdefault(row.claim, []).append(i)
+    readings: list = [None] * len(rows)
+    started = time.perf_counter()
+    for claim, indices in by_claim.items():
+        sentences = [rows[i].evidence for i in indices]
+        for i, reading in zip(indices, model.read(claim, sentences), strict=True):
+            readings[i] = reading
+    seconds = time.perf_counter() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    added = _rss_mb() - before
+    stance_model.get()  # the pipeline's copy, loaded once
+    judged: list = [None] * len(rows)
+    for claim, indices in by_claim.items():
+        sentences = [rows[i].evidence for i in indices]
+        for i, judgement in zip(
+            indices, judge_sentences(ClaimContext(text=claim), sentences), strict=True
+        ):
+            judged[i] = judgement
+    return (
+        readings,
+        judged,
+        {
+            "pairs_per_second_one_core": round(len(rows) / seconds, 1),
+            "load_seconds": round(load_seconds, 3),
+            "rss_added_mb": round(added, 1),
+            "peak_rss_mb": round(peak, 1),
+        },
+    )
+
+
+def _calibration(rows: list[data.Pair], readings: list) -> list[dict[str, float]]:
+    """Of the readings that decide (support or refute) with at least this probability, the
+    share that are right, over every held-out set but COVID-Fact's machine-made swaps."""
+    picked = [i for i, row in enumerate(rows) if row.source != "covid-fact"]
+    table = []
+    for floor in (0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95):
+        decided = [
+            i
+            for i in picked
+            if readings[i].stance != data.NEUTRAL and readings[i].probability >= floor
+        ]
+        right = sum(1 for i in decided if rows[i].label == readings[i].stance)
+        table.append(
+            {
+                "probability_at_least": floor,
+                "decided": len(decided),
+                "precision": round(right / len(decided), 4) if decided else 0.0,
+            }
+        )
+    return table
+
+
+def _by_confidence(rows: list[data.Pair], judged: list) -> dict[str, dict[str, float]]:
+    """The pipeline reader's decided readings by confidence level: how many, and the share right
+    (COVID-Fact's machine-made swaps left out). Verdicts count medium and high by default."""
+    out = {}
+    for level in ("high", "medium", "low"):
+        decided = [
+            i
+            for i, row in enumerate(rows)
+            if row.source != "covid-fact"
+            and judged[i].stance != data.NEUTRAL
+            and judged[i].confidence == level
+        ]
+        right = sum(1 for i in decided if rows[i].label == judged[i].stance)
+        out[level] = {
+            "decided": len(decided),
+            "precision": round(right / len(decided), 4) if decided else 0.0,
+        }
+    return out
+
+
+def _print_sets(name: str, figures: dict[str, dict[str, float]]) -> None:
+    print(f"\n {name}")
+    for source, values in figures.items():
+        shown = "  ".join(f"{key} {value}" for key, value in values.items())
+        print(f"  {source:34s} {shown}")
+
+
+def _sweep(limit: int | None) -> None:
+    from evidence.stance import scorer
+
+    rows = [row for row in data.climate_fever(EVAL) if row.split == data.TRAIN][: limit or None]
+    signals = {
+        claim: scorer.ClaimSignals.of(claim, None, None) for claim in {r.claim for r in rows}
+    }
+    print("\n sweep on Climate-FEVER's tuning claims: RELEVANT SUPPORTING -> accuracy macro-F1")
+    for relevant in (0.3, 0.34, 0.38, 0.42, 0.46, 0.5):
+        for supporting in (0.45, 0.5, 0.55, 0.6, 0.65):
+            if supporting < relevant:
+                continue
+            scorer.RELEVANT, scorer.SUPPORTING = relevant, supporting
+            predicted = [
+                str(scorer.judge(signals[r.claim], r.evidence, cosine=None).stance) for r in rows
+            ]
+            figures = _metrics([r.label for r in rows], predicted)
+            print(
+                f"  {relevant:.2f} {supporting:.2f} -> {figures['accuracy']} {figures['macro_f1']}"
+            )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--limit", type=int, default=None, help="number of claims")
-    parser.add_argument("--no-embed", action="store_true", help="token coverage only")
+    parser.add_argument("--json", type=Path, help="write the figures here as JSON")
+    parser.add_argument("--limit", type=int, default=None, help="pairs per set")
+    parser.add_argument("--sets", default=",".join(data.SETS), help="comma-separated sets")
+    parser.add_argument("--no-embed", action="store_true", help="lexical: token coverage only")
     parser.add_argument("--sweep", action="store_true")
     args = parser.parse_args()
-    if not (EVAL / "climate-fever").is_dir():
-        print("skipped: ../shared/eval/climate-fever not found")
+    if not EVAL.is_dir():
+        print("skipped: ../shared/eval not found")
         return 0
 
     import django
 
     django.setup()
-    from evidence.rerank import embed
-    from evidence.stance import scorer
+    names = tuple(name for name in args.sets.split(",") if name)
+    rows = []
+    for name in names:
+        held = [row for row in data.load(EVAL, (name,)) if row.split == data.HELD_OUT]
+        rows.extend(held[: args.limit] if args.limit else held)
+    print(f"held-out pairs: {len(rows)} {dict(Counter(row.source for row in rows))}")
 
-    rows = _load(args.limit)
-    started = time.perf_counter()
-    cosines: list[float | None] = [None] * len(rows)
-    if not args.no_embed:
-        claims = sorted({claim for _, claim, _, _ in rows})
-        claim_vectors = embed(claims)
-        sentence_vectors = embed([sentence for _, _, sentence, _ in rows])
-        if claim_vectors is not None and sentence_vectors is not None:
-            where = {claim: i for i, claim in enumerate(claims)}
-            cosines = [
-                float(sentence_vectors[i] @ claim_vectors[where[claim]])
-                for i, (_, claim, _, _) in enumerate(rows)
-            ]
-    signals = {claim: scorer.ClaimSignals.of(claim, None, None) for _, claim, _, _ in rows}
-    judgements = [
-        scorer.judge(signals[claim], sentence, cosine=cosines[i])
-        for i, (_, claim, sentence, _) in enumerate(rows)
-    ]
-    elapsed = time.perf_counter() - started
-    embedder = "none (token coverage)" if args.no_embed else "wordllama"
-    print(f"climate-fever: {len(rows)} evidence sentences, embedder {embedder}")
-    print(f"  gold labels: {dict(Counter(label for *_, label in rows))}")
-    for half, parity in (("tuning half (even claims)", 0), ("held-out half (odd claims)", 1)):
-        picked = [i for i, row in enumerate(rows) if row[0] % 2 == parity]
-        gold = [rows[i][3] for i in picked]
-        print(f"\n {half}")
-        _report("deterministic scorer", gold, [judgements[i].stance for i in picked])
-        _report("baseline: all neutral", gold, ["neutral"] * len(gold))
-    all_gold = [row[3] for row in rows]
-    print("\n all claims")
-    _report("deterministic scorer", all_gold, [j.stance for j in judgements])
-    print(f"\n  {len(rows) / elapsed:.0f} sentences/s including embedding")
+    lexical, lexical_rate = _lexical(rows, not args.no_embed)
+    report: dict = {"pairs": len(rows), "lexical": _by_set(rows, lexical)}
+    report["lexical"]["pairs_per_second"] = {"value": round(lexical_rate, 1)}
+    _print_sets("lexical scorer", report["lexical"])
+    _print_sets("baseline: all neutral", _by_set(rows, [data.NEUTRAL] * len(rows)))
 
+    modelled = _model(rows)
+    if modelled is not None:
+        readings, judged, cost = modelled
+        report["model"] = _by_set(rows, [reading.stance for reading in readings])
+        report["reader"] = _by_set(rows, [str(judgement.stance) for judgement in judged])
+        report["model_cost"] = cost
+        report["model_calibration"] = _calibration(rows, readings)
+        report["reader_by_confidence"] = _by_confidence(rows, judged)
+        _print_sets("stance model alone", report["model"])
+        _print_sets("pipeline reader: the model with the lexical rules over it", report["reader"])
+        print("\n stance model cost: " + "  ".join(f"{k} {v}" for k, v in cost.items()))
+        print("\n stance model calibration (decided readings, COVID-Fact swaps left out)")
+        for line in report["model_calibration"]:
+            print(
+                f"  p >= {line['probability_at_least']:.2f}: {line['decided']:5d} decided,"
+                f" precision {line['precision']:.4f}"
+            )
+        print("\n pipeline reader by confidence (decided readings, COVID-Fact swaps left out)")
+        for level, values in report["reader_by_confidence"].items():
+            print(
+                f"  {level:6s} {values['decided']:5d} decided, precision {values['precision']:.4f}"
+            )
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+        print(f"\nwrote {args.json}")
     if args.sweep:
-        even = [i for i, row in enumerate(rows) if row[0] % 2 == 0]
-        print("\n sweep on the tuning half: RELEVANT SUPPORTING -> accuracy macro-F1")
-        for relevant in (0.3, 0.34, 0.38, 0.42, 0.46, 0.5):
-            for supporting in (0.45, 0.5, 0.55, 0.6, 0.65):
-                if supporting < relevant:
-                    continue
-                scorer.RELEVANT, scorer.SUPPORTING = relevant, supporting
-                predicted = [
-                    scorer.judge(signals[rows[i][1]], rows[i][2], cosine=cosines[i]).stance
-                    for i in even
-                ]
-                accuracy, macro, _ = _metrics([rows[i][3] for i in even], predicted)
-                print(f"  {relevant:.2f} {supporting:.2f} -> {accuracy:.4f} {macro:.4f}")
+        _sweep(args.limit)
     return 0
 
 

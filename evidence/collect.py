@@ -39,7 +39,7 @@ logger = logging.getLogger(__name__)
 
 # How many reranked chunks of a page are read for stance.
 TOP_CHUNKS = 3
-_PAGE_METHODS = (Method.RERANK, Method.LLM, Method.STRUCTURED)
+_PAGE_METHODS = (Method.RERANK, Method.MODEL, Method.LLM, Method.STRUCTURED)
 _READABLE = (ContentDepth.FULL, ContentDepth.PARTIAL)
 
 

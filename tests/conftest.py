@@ -23,6 +23,12 @@ def _fresh_config() -> Any:
 
 
 @pytest.fixture
+def lexical_stance(settings: Any, tmp_path: Any) -> None:
+    """Stance read by the lexical scorer alone, as when the stance model is absent."""
+    settings.STANCE_MODEL_DIR = str(tmp_path / "no-stance-model")
+
+
+@pytest.fixture
 def editor(db: None) -> Any:
     return UserFactory(username="edna", groups=["editors"])
 

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from claimcheck.models import Outcome
 from decisions.evaluation.dataset import (
+    UNSEEN,
     Dataset,
     DatasetError,
     LabelledClaim,
@@ -23,6 +24,7 @@ from decisions.evaluation.dataset import (
     json_lines,
 )
 from harvester.canonical import canonicalize_url
+from training.stance.pairs import climate_fever_held_out
 
 LABELS = {
     "SUPPORTS": Outcome.TRUE.value,
@@ -52,7 +54,7 @@ def read_climate_fever(path: Path) -> Dataset:
     sentences: dict[str, dict[int, str]] = {}
     claims: list[LabelledClaim] = []
     left_out: dict[str, int] = {}
-    for number, item in json_lines(path):
+    for index, (number, item) in enumerate(json_lines(path)):
         text = " ".join(str(item.get("claim") or "").split())
         label = str(item.get("claim_label") or "")
         if not text:
@@ -85,6 +87,7 @@ def read_climate_fever(path: Path) -> Dataset:
                 gold=LABELS[label],
                 gold_label=label,
                 page_urls=tuple(urls),
+                tags=(UNSEEN,) if climate_fever_held_out(index) else (),
             )
         )
     pages: dict[str, WebPage] = {}

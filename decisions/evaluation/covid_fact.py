@@ -16,6 +16,7 @@ from pathlib import Path
 from claimcheck.models import Outcome
 from decisions.evaluation.averitec import title_from_url
 from decisions.evaluation.dataset import (
+    UNSEEN,
     Dataset,
     DatasetError,
     LabelledClaim,
@@ -24,6 +25,7 @@ from decisions.evaluation.dataset import (
     json_lines,
 )
 from harvester.canonical import canonicalize_url
+from training.stance.pairs import covid_fact_held_out
 
 LABELS = {"SUPPORTED": Outcome.TRUE.value, "REFUTED": Outcome.FALSE.value}
 LABEL_NAMES = {
@@ -75,7 +77,8 @@ def read_covid_fact(path: Path) -> Dataset:
                 gold=LABELS[label],
                 gold_label=label,
                 page_urls=urls,
-                tags=(REAL if label == "SUPPORTED" else COUNTER,),
+                tags=(REAL if label == "SUPPORTED" else COUNTER,)
+                + ((UNSEEN,) if covid_fact_held_out(item) else ()),
             )
         )
     return Dataset(

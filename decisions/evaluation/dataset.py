@@ -16,6 +16,10 @@ class DatasetError(ValueError):
     """The dataset file cannot be read as the format it was given as."""
 
 
+# The tag of claims whose data the stance model never trained on (training/stance/pairs.py).
+UNSEEN = "model-held-out"
+
+
 def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     """(line number, object) for each non-blank line of a JSON-lines file."""
     try:

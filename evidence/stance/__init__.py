@@ -8,7 +8,7 @@ that occurs in the page, and the event date it gives is kept apart from the page
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 
 from claimcheck import llm
@@ -16,12 +16,24 @@ from evidence.dates import find_text_dates
 from evidence.models import Confidence, Method, Stance
 from evidence.rerank import ScoredChunk, cosine_to_first
 from evidence.stance import attribution, reader
-from evidence.stance.scorer import ClaimSignals, Judgement, answered, judge, judge_answer
+from evidence.stance import model as stance_model
+from evidence.stance.scorer import (
+    RELEVANT,
+    Answered,
+    ClaimSignals,
+    Judgement,
+    answered,
+    event_mention,
+    is_question,
+    judge,
+    judge_answer,
+    overlaps,
+)
 from evidence.stance.signals import next_sentence, sentence_spans
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["ClaimContext", "Finding", "assess_page", "assess_snippet"]
+__all__ = ["ClaimContext", "Finding", "assess_page", "assess_snippet", "judge_sentences"]
 
 _STANCE_ORDER = {Stance.REFUTE: 0, Stance.SUPPORT: 0, Stance.NEUTRAL: 1}
 
@@ -84,29 +96,22 @@ def _score_page(
         offset = scored.chunk.start
         spans = sentence_spans(page_text[offset : scored.chunk.end])
         per_chunk.append([(offset + s, offset + e) for s, e in spans])
-    flat = [span for spans in per_chunk for span in spans]
-    cosines = cosine_to_first([claim.text, *(page_text[s:e] for s, e in flat)])
-    cosine_of = dict(zip(flat, cosines, strict=True)) if cosines is not None else {}
+    candidates = [_candidates(page_text, span, signals) for spans in per_chunk for span in spans]
+    judged = iter(_judge(signals, page_text, [c for group in candidates for c in group], reference))
+    by_span = {group[0].span: [next(judged) for _ in group] for group in candidates}
+
+    method = Method.MODEL if stance_model.get() is not None else Method.RERANK
 
     findings: list[Finding] = []
     seen: set[str] = set()
     for scored, spans in zip(chunks, per_chunk, strict=True):
         best: tuple[tuple[int, int], Judgement] | None = None
         for span in spans:
-            verdict = judge(
-                signals,
-                page_text[span[0] : span[1]],
-                cosine=cosine_of.get(span),
-                reference=reference,
-            )
-            if best is None or _better(verdict, best[1]):
-                best = (span, verdict)
-            answer = _answered_question(page_text, span, signals, reference)
-            if answer is not None and (best is None or _better(answer[1], best[1])):
-                best = answer
-            debunk = _debunked(page_text, span, signals, cosine_of.get(span), reference)
-            if debunk is not None and _better(debunk[1], best[1]):
-                best = debunk
+            for candidate in by_span[span]:
+                if candidate is None:
+                    continue
+                if best is None or _better(candidate[1], best[1]):
+                    best = candidate
         if best is None:
             continue
         (start, end), verdict = best
@@ -126,21 +131,171 @@ def _score_page(
                 confidence=verdict.confidence,
                 event_at=event_at,
                 date_source=date_source,
-                method=Method.RERANK,
+                method=method,
                 event_precision=precision,
             )
         )
     return findings
 
 
+@dataclass(frozen=True)
+class _Candidate:
+    """A stretch of text to judge: a sentence, a question with the "Yes"/"No" that answers it,
+    or a repeated rumour with the sentence that debunks it."""
+
+    span: tuple[int, int]
+    kind: str  # "sentence", "answer" or "debunk"
+    answer: Answered | None = None
+
+
+def _candidates(text: str, span: tuple[int, int], signals: ClaimSignals) -> list[_Candidate]:
+    found = [_Candidate(span, "sentence")]
+    answer = _answered_question(text, span)
+    if answer is not None:
+        found.append(_Candidate(answer[0], "answer", answer[1]))
+    debunk = _debunk_span(text, span, signals)
+    if debunk is not None:
+        found.append(_Candidate(debunk, "debunk"))
+    return found
+
+
+def _judge(
+    signals: ClaimSignals, text: str, candidates: list[_Candidate], reference: date | None
+) -> list[tuple[tuple[int, int], Judgement] | None]:
+    """Each candidate judged, in order (None for one that is not read at all): by the lexical
+    scorer, and, when the stance model loads, by the model with the lexical scorer's precise
+    rules kept over it (`_combined`)."""
+    if not candidates:
+        return []
+    texts = [text[c.span[0] : c.span[1]] for c in candidates]
+    lexical = _lexical(signals, candidates, texts, reference)
+    model = stance_model.get()
+    if model is None:
+        return [
+            None if c.kind == "debunk" and j.stance != Stance.REFUTE else (c.span, j)
+            for c, j in zip(candidates, lexical, strict=True)
+        ]  # read lexically, a debunk counts only as a refutation
+    readings = model.read(signals.text, texts)
+    return [
+        (c.span, _combined(j, _from_model(signals, passage, reading, reference)))
+        for c, j, passage, reading in zip(candidates, lexical, texts, readings, strict=True)
+    ]
+
+
+def judge_sentences(claim: ClaimContext, sentences: list[str]) -> list[Judgement]:
+    """Each sentence judged on its own as a page's sentence is (the benchmark reads this way)."""
+    signals = ClaimSignals.of(claim.text, claim.timeframe_start, claim.timeframe_end)
+    text = "\n".join(sentences)
+    candidates, start = [], 0
+    for sentence in sentences:
+        candidates.append(_Candidate((start, start + len(sentence)), "sentence"))
+        start += len(sentence) + 1
+    return [judged[1] for judged in _judge(signals, text, candidates, None) if judged]
+
+
+def _lexical(
+    signals: ClaimSignals, candidates: list[_Candidate], texts: list[str], reference: date | None
+) -> list[Judgement]:
+    cosines = cosine_to_first([signals.text, *texts])
+    judged = []
+    for index, candidate in enumerate(candidates):
+        if candidate.kind == "answer" and candidate.answer is not None:
+            question_cosines = cosine_to_first([signals.text, candidate.answer.question])
+            judged.append(
+                judge_answer(
+                    signals,
+                    candidate.answer,
+                    cosine=question_cosines[0] if question_cosines else None,
+                    reference=reference,
+                )
+            )
+        else:
+            cosine = cosines[index] if cosines is not None else None
+            judged.append(judge(signals, texts[index], cosine=cosine, reference=reference))
+    return judged
+
+
+def _combined(lexical: Judgement, modelled: Judgement) -> Judgement:
+    """The model reads paraphrase far better than word overlap can, but a small model is
+    unreliable with numbers, negation scope, opposite verbs and reported speech, where the
+    lexical scorer's rules are exact. So a contradiction those rules find (another number or
+    share, a negation of the claim's own words, an antonym, a count of nothing, a debunk, an
+    event outside the timeframe) refutes; a rumour repeated without a debunk asserts nothing;
+    the negated rest of a whole agrees; and the model's support needs a sentence that is about
+    the claim at all (its words or its meaning), not one about a like event of other parties.
+    Everything else is the model's reading."""
+    if lexical.stance == Stance.REFUTE:
+        return replace(lexical, reasons=[*lexical.reasons, "rule"])
+    if "attributed" in lexical.reasons or (
+        modelled.stance == Stance.SUPPORT and lexical.relevance < RELEVANT
+    ):
+        return replace(
+            modelled,
+            stance=Stance.NEUTRAL,
+            confidence=Confidence.LOW,
+            reasons=[
+                *modelled.reasons,
+                "attributed" if "attributed" in lexical.reasons else "off_topic",
+            ],
+        )
+    if lexical.stance == Stance.SUPPORT and "complement" in lexical.reasons:
+        return replace(lexical, reasons=[*lexical.reasons, "rule"])
+    return modelled
+
+
+def _from_model(
+    signals: ClaimSignals, passage: str, reading: stance_model.Reading, reference: date | None
+) -> Judgement:
+    """The model's reading as a judgement. The model sees only the two texts, so two rules
+    stay: a question asserts nothing, and an event dated outside the claim's timeframe is not
+    the claimed event."""
+    mention = event_mention(passage, reference)
+    when, source = (mention.when, mention.source) if mention else (None, "")
+    precision = mention.precision if mention else "day"
+    relevance = 1.0 - reading.probabilities.get(Stance.NEUTRAL, 0.0)
+    stance, reasons = reading.stance, ["model"]
+    if stance != Stance.NEUTRAL and is_question(passage):
+        stance = Stance.NEUTRAL
+        reasons.append("question")
+    if stance != Stance.NEUTRAL and mention is not None and any(signals.timeframe):
+        if overlaps(mention.when, mention.precision, signals.timeframe):
+            reasons.append("date_inside")
+        else:
+            stance = Stance.REFUTE
+            reasons.append("date_outside")
+    if stance == Stance.NEUTRAL:
+        return Judgement(
+            Stance.NEUTRAL, round(relevance, 4), Confidence.LOW, relevance, when, source, reasons,
+            precision,
+        )  # fmt: skip
+    sure = reading.probabilities.get(stance, reading.probability)
+    return Judgement(
+        stance, round(sure, 4), model_confidence(sure), relevance, when, source, reasons, precision
+    )
+
+
+# How sure the model must be of a reading for it to be high / medium confidence, set where
+# its held-out readings (bench/stance_bench.py) are right at least 90% / 80% of the time.
+MODEL_HIGH = 0.9
+MODEL_MEDIUM = 0.7
+
+
+def model_confidence(probability: float) -> str:
+    if probability >= MODEL_HIGH:
+        return Confidence.HIGH
+    if probability >= MODEL_MEDIUM:
+        return Confidence.MEDIUM
+    return Confidence.LOW
+
+
 _BARE_ANSWER = len("Yes, indeed.")
 
 
 def _answered_question(
-    page_text: str, span: tuple[int, int], signals: ClaimSignals, reference: date | None
-) -> tuple[tuple[int, int], Judgement] | None:
-    """A sentence that answers "Yes" or "No" to the question on the line just above it, judged
-    as the statement the two make together; the quote runs from the question to the answer."""
+    page_text: str, span: tuple[int, int]
+) -> tuple[tuple[int, int], Answered] | None:
+    """A sentence that answers "Yes" or "No" to the question on the line just above it; the
+    span runs from the question to the answer, which together make one statement."""
     start, end = span
     answer_start = page_text.rfind("\n", 0, start) + 1
     if answer_start <= 1 or len(page_text[answer_start:start].strip()) > _BARE_ANSWER:
@@ -151,23 +306,13 @@ def _answered_question(
     answer = answered(question, page_text[answer_start:end])
     if answer is None:
         return None
-    cosines = cosine_to_first([signals.text, answer.question])
-    verdict = judge_answer(
-        signals, answer, cosine=cosines[0] if cosines else None, reference=reference
-    )
     line = page_text[line_start:line_end]
-    return (line_start + len(line) - len(line.lstrip()), end), verdict
+    return (line_start + len(line) - len(line.lstrip()), end), answer
 
 
-def _debunked(
-    text: str,
-    span: tuple[int, int],
-    signals: ClaimSignals,
-    cosine: float | None,
-    reference: date | None,
-) -> tuple[tuple[int, int], Judgement] | None:
+def _debunk_span(text: str, span: tuple[int, int], signals: ClaimSignals) -> tuple[int, int] | None:
     """A sentence that repeats a rumour ("A viral post claims that ...") followed by one that
-    debunks it ("This is false."), judged together as a refutation; the quote runs over both."""
+    debunks it ("This is false."): the span runs over both."""
     start, end = span
     if not attribution.attributed(text[start:end]):
         return None
@@ -176,10 +321,7 @@ def _debunked(
         return None
     if not attribution.debunk_cues(text[following[0] : following[1]]) - signals.debunk_cues:
         return None
-    verdict = judge(signals, text[start : following[1]], cosine=cosine, reference=reference)
-    if verdict.stance != Stance.REFUTE:
-        return None
-    return (start, following[1]), verdict
+    return start, following[1]
 
 
 def _better(candidate: Judgement, current: Judgement) -> bool:
@@ -215,24 +357,17 @@ def assess_snippet(
         return None
     signals = ClaimSignals.of(claim.text, claim.timeframe_start, claim.timeframe_end)
     spans = sentence_spans(text) or [(0, len(text))]
-    cosines = cosine_to_first([claim.text, *(text[s:e] for s, e in spans)])
-    reference = _reference(published)
+    candidates = [
+        c for span in spans for c in _candidates(text, span, signals) if c.kind != "answer"
+    ]
     best: tuple[tuple[int, int], Judgement] | None = None
-    for index, span in enumerate(spans):
-        verdict = judge(
-            signals,
-            text[span[0] : span[1]],
-            cosine=cosines[index] if cosines is not None else None,
-            reference=reference,
-        )
-        if best is None or _better(verdict, best[1]):
-            best = (span, verdict)
-        debunk = _debunked(
-            text, span, signals, cosines[index] if cosines is not None else None, reference
-        )
-        if debunk is not None and _better(debunk[1], best[1]):
-            best = debunk
-    assert best is not None  # spans is never empty
+    for candidate in _judge(signals, text, candidates, _reference(published)):
+        if candidate is None:
+            continue
+        if best is None or _better(candidate[1], best[1]):
+            best = candidate
+    if best is None:
+        return None
     (start, end), verdict = best
     confidence = Confidence.MEDIUM if verdict.confidence == Confidence.HIGH else verdict.confidence
     return Finding(

@@ -166,7 +166,7 @@ def judge(
     against = sum(_WEIGHTS.get(reason, 0.0) for reason in reasons)
     is_hedged = signals.hedged(passage)
 
-    if rel < RELEVANT or (_is_question(passage) and not asserted) or "attributed" in reasons:
+    if rel < RELEVANT or (is_question(passage) and not asserted) or "attributed" in reasons:
         # A question ("Did the council approve it?") repeats the claim's words while asserting
         # nothing, so however relevant it is, it neither supports nor refutes; nor does a
         # sentence that only reports what a rumour or a post says.
@@ -259,11 +259,11 @@ def _is_yes_no_question(text: str) -> bool:
     return (
         bool(words)
         and words[0].strip("\"'\u201c\u2018(").lower() in _AUXILIARIES
-        and _is_question(text)
+        and is_question(text)
     )
 
 
-def _is_question(passage: str) -> bool:
+def is_question(passage: str) -> bool:
     text = passage.strip()
     if text.rstrip(" \"'\u201d)]").endswith("?"):
         return True

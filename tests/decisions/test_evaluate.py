@@ -18,6 +18,7 @@ from claimcheck.models import Claim
 from decisions.evaluation.averitec import answer_text, read_averitec, title_from_url, unarchive
 from decisions.evaluation.climate_fever import read_climate_fever
 from decisions.evaluation.covid_fact import read_covid_fact
+from decisions.evaluation.dataset import UNSEEN
 from decisions.evaluation.metrics import (
     baselines,
     coverage,
@@ -34,6 +35,7 @@ from evidence.models import Page
 from harvester.canonical import canonicalize_url
 from harvester.local_index import search_documents
 from harvester.models import LocalDocument
+from training.stance import pairs as stance_pairs
 
 FIXTURES = Path(__file__).parent / "fixtures"
 MINI = FIXTURES / "averitec_mini.json"
@@ -272,7 +274,7 @@ def test_covid_fact_keeps_a_claim_and_its_counter_claims_on_one_page(tmp_path: P
     dataset = read_covid_fact(path)
 
     assert [c.gold for c in dataset.claims] == ["true", "false", "true"]
-    assert [c.tags for c in dataset.claims] == [("real",), ("counter-claim",), ("real",)]
+    assert [c.tags[0] for c in dataset.claims] == ["real", "counter-claim", "real"]
     [page] = dataset.pages.values()
     assert page.sections[0].paragraphs == [
         "The monkeys with re-exposure showed no recurrence.",
@@ -281,6 +283,29 @@ def test_covid_fact_keeps_a_claim_and_its_counter_claims_on_one_page(tmp_path: P
     assert dataset.claims[0].page_urls == dataset.claims[1].page_urls == (canonicalize_url(source),)
     assert dataset.claims[2].page_urls == ()
     assert dataset.left_out == {"claims with no source page or no evidence sentence": 1}
+
+
+def test_claims_whose_sources_the_stance_model_trained_on_are_told_apart(tmp_path: Path) -> None:
+    rows = [
+        {
+            "claim": f"Trial {n} found the drug lowered fever",
+            "label": "SUPPORTED" if n % 2 else "REFUTED",
+            "evidence": [f"In trial {n} the drug lowered fever in most patients."],
+            "gold_source": f"https://journal.example.org/articles/{n}",
+        }
+        for n in range(40)
+    ]
+    path = tmp_path / "covid-fact" / "COVIDFACT_dataset.jsonl"
+    path.parent.mkdir()
+    path.write_text("\n".join(json.dumps(row) for row in rows))
+
+    dataset = read_covid_fact(path)
+    trained_on = {pair.claim for pair in stance_pairs.covid_fact(tmp_path)}
+    trained_on -= {p.claim for p in stance_pairs.covid_fact(tmp_path) if p.split == "held_out"}
+
+    unseen = {c.text for c in dataset.claims if UNSEEN in c.tags}
+    assert unseen == {c.text for c in dataset.claims} - trained_on
+    assert 0 < len(unseen) < 40
 
 
 # --- the offline web ----------------------------------------------------------------------------

@@ -94,7 +94,7 @@ def test_a_readable_page_becomes_evidence_with_its_tier_quote_and_event_date(
     assert best.page is not None and best.source_quote in best.page.text
     assert best.event_at == datetime(2024, 3, 5, tzinfo=UTC)
     assert best.in_window is True
-    assert best.method == Method.RERANK
+    assert best.method == Method.MODEL
     assert best.http_status == 200
     assert best.content_depth == ContentDepth.FULL
     assert best.verification_status == VerificationStatus.VERIFIED
@@ -267,10 +267,10 @@ def test_a_crawl_after_the_snippet_gate_adds_the_pages_evidence(
     snippet_evidence(claim=claim, leads=[lead], attempt=1)
     rows = collect_evidence(claim=claim, leads=[lead], attempt=2)
 
-    assert {r.method for r in rows} == {Method.RERANK}
+    assert {r.method for r in rows} == {Method.MODEL}
     assert set(Evidence.objects.filter(claim=claim).values_list("method", flat=True)) == {
         Method.SNIPPET,
-        Method.RERANK,
+        Method.MODEL,
     }
 
 
@@ -457,7 +457,7 @@ def test_near_copies_of_one_story_on_two_outlets_are_one_source(
 
     marks = {
         row.domain: row.syndicated_from
-        for row in Evidence.objects.filter(claim=claim, method=Method.RERANK)
+        for row in Evidence.objects.filter(claim=claim, method=Method.MODEL)
     }
     assert marks == {"herald.example": "", "courier.example": "herald.example"}
 

@@ -17,6 +17,10 @@ from evidence.rerank import rerank
 from evidence.stance import ClaimContext, assess_page, assess_snippet
 from tests.evidence.factories import use_config
 
+# These cases hold the lexical scorer, the reader when no stance model loads; the rules
+# that stay in force over the model are held in test_stance_model.py.
+pytestmark = pytest.mark.usefixtures("lexical_stance")
+
 CLAIM = ClaimContext(
     text="The Senate approved the budget bill by 60 votes in March 2024.",
     timeframe_start=datetime(2024, 3, 1, tzinfo=UTC),

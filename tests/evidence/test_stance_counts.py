@@ -11,6 +11,10 @@ from evidence.rerank import rerank
 from evidence.stance import ClaimContext, Finding, assess_page
 from evidence.stance.scorer import ClaimSignals, judge
 
+# These cases hold the lexical scorer, the reader when no stance model loads; the rules
+# that stay in force over the model are held in test_stance_model.py.
+pytestmark = pytest.mark.usefixtures("lexical_stance")
+
 FERRY = "Five people died in the Halvik ferry fire."
 MEASLES = "The regional health office recorded 300 cases of measles in Dunmore last year."
 

@@ -10,6 +10,10 @@ from evidence.models import Stance
 from evidence.rerank import rerank
 from evidence.stance import ClaimContext, Finding, assess_page, assess_snippet
 
+# These cases hold the lexical scorer, the reader when no stance model loads; the rules
+# that stay in force over the model are held in test_stance_model.py.
+pytestmark = pytest.mark.usefixtures("lexical_stance")
+
 MICROCHIPS = "The Covalin vaccine contains microchips."
 
 

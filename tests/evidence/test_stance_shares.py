@@ -11,6 +11,10 @@ from evidence.rerank import rerank
 from evidence.stance import ClaimContext, Finding, assess_page
 from evidence.stance.signals import quantities
 
+# These cases hold the lexical scorer, the reader when no stance model loads; the rules
+# that stay in force over the model are held in test_stance_model.py.
+pytestmark = pytest.mark.usefixtures("lexical_stance")
+
 OUTBREAKS = "Two-thirds of the outbreaks were attributed to imported food."
 
 

@@ -30,7 +30,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from decisions.evaluation.averitec import read_averitec
 from decisions.evaluation.climate_fever import read_climate_fever
 from decisions.evaluation.covid_fact import read_covid_fact
-from decisions.evaluation.dataset import Dataset, DatasetError
+from decisions.evaluation.dataset import UNSEEN, Dataset, DatasetError
 from decisions.evaluation.report import build_report, write_report
 from decisions.evaluation.runner import ClaimResult, run_dataset
 from decisions.evaluation.web import offline_web, web_dump, web_load
@@ -75,6 +75,12 @@ class Command(BaseCommand):
             "--keep-db", action="store_true", help="keep the scratch database and print its path"
         )
         parser.add_argument(
+            "--held-out",
+            action="store_true",
+            help="only the claims the stance model never trained on (its held-out split); "
+            "a dataset it never saw, such as AVeriTeC, is used whole",
+        )
+        parser.add_argument(
             "--dump-web",
             default=None,
             metavar="DIR",
@@ -97,6 +103,8 @@ class Command(BaseCommand):
         parts = ["manage.py", "evaluate", str(path), "--format", options["format"]]
         if options["limit"] is not None:
             parts += ["--limit", str(options["limit"])]
+        if options["held_out"]:
+            parts.append("--held-out")
         return shlex.join(parts)
 
     def _in_scratch_database(self, path: Path, options: dict[str, Any]) -> None:
@@ -114,6 +122,8 @@ class Command(BaseCommand):
             child += ["-v", str(options["verbosity"])]
             if options["limit"] is not None:
                 child += ["--limit", str(options["limit"])]
+            if options["held_out"]:
+                child.append("--held-out")
             if options["dump_web"]:
                 child += ["--dump-web", str(Path(options["dump_web"]).resolve())]
             self._relay(child, env)
@@ -148,6 +158,8 @@ class Command(BaseCommand):
             dataset = READERS[options["format"]](path)
         except DatasetError as exc:
             raise CommandError(str(exc)) from exc
+        if options["held_out"] and any(UNSEEN in c.tags for c in dataset.claims):
+            dataset = dataset.restricted_to([c for c in dataset.claims if UNSEEN in c.tags])
         if options["limit"] is not None:
             dataset = dataset.restricted_to(dataset.claims[: options["limit"]])
         self.stdout.write(

@@ -1,0 +1,180 @@
+"""The stance model: the shipped cross-encoder reading real sentences, the two rules kept beside
+it, batching, loading once, and the lexical fallback when the model is missing or broken."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evidence.chunking import chunk_text
+from evidence.models import Method, Stance
+from evidence.rerank import rerank
+from evidence.stance import ClaimContext, assess_page, assess_snippet
+from evidence.stance import model as stance_model
+
+SHIPPED = Path(__file__).resolve().parents[2] / "evidence" / "stance" / "model"
+CLAIM = ClaimContext(text="The city council approved the new library budget in March 2024.")
+
+
+def _page(claim: ClaimContext, sentence: str) -> Any:
+    page = "City hall news. " + sentence + " Residents can read the minutes online."
+    chunks = rerank(claim_text=claim.text, chunks=chunk_text(text=page), top_k=1)
+    [finding] = assess_page(
+        claim=claim,
+        page_text=page,
+        title="News",
+        chunks=chunks,
+        published_at=datetime(2024, 3, 20, tzinfo=UTC),
+    )
+    return finding
+
+
+def test_the_model_ships_and_loads_once_per_process() -> None:
+    assert (SHIPPED / "stance.onnx").is_file()
+    first = stance_model.get()
+
+    assert first is not None
+    assert stance_model.get() is first
+
+
+@pytest.mark.parametrize(
+    ("sentence", "stance"),
+    [
+        ("On 12 March 2024 the city council voted to approve the new library budget.", "support"),
+        ("The new football stadium will open to the public next summer.", "neutral"),
+    ],
+)
+def test_the_model_reads_which_way_a_sentence_bears(sentence: str, stance: str) -> None:
+    """Alone, the model misses an opposite verb ("rejected" against "approved"); the antonym
+    rule kept over it covers that (the next test)."""
+    [reading] = stance_model.get().read(CLAIM.text, [sentence])  # type: ignore[union-attr]
+
+    assert reading.stance == stance
+    assert reading.probability == max(reading.probabilities.values())
+    assert sum(reading.probabilities.values()) == pytest.approx(1.0, abs=1e-4)
+
+
+def test_a_page_is_read_by_the_model_with_its_exact_quote() -> None:
+    sentence = "The city council rejected the new library budget when it met in March 2024."
+    finding = _page(CLAIM, sentence)
+
+    assert finding.method == Method.MODEL
+    assert finding.stance == Stance.REFUTE
+    assert finding.quote == sentence
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "stance"),
+    [
+        (
+            "The Senate approved the budget bill by 60 votes in March 2024.",
+            "The Senate approved the budget bill by 45 votes on 5 March 2024.",
+            Stance.REFUTE,
+        ),
+        (
+            "Five people died in the Halvik ferry fire.",
+            "No deaths were reported after the Halvik ferry fire, the coastguard said on Sunday.",
+            Stance.REFUTE,
+        ),
+        (
+            "The minister announced a tax cut on Monday.",
+            "The minister did not announce a tax cut on Monday, aides said.",
+            Stance.REFUTE,
+        ),
+        (
+            "The minister announced a tax cut on Monday.",
+            "A viral post claims that the minister announced a tax cut on Monday.",
+            Stance.NEUTRAL,
+        ),
+    ],
+)
+def test_the_lexical_rules_stay_in_force_over_the_model(
+    claim: str, sentence: str, stance: str
+) -> None:
+    """Another number, a count of nothing, a negation of the claim's own words refute; a rumour
+    repeated without a debunk asserts nothing, whatever the model reads."""
+    finding = _page(ClaimContext(text=claim), sentence)
+
+    assert finding.stance == stance
+    if stance == Stance.REFUTE:
+        assert finding.quote == sentence
+
+
+def test_readings_in_one_batch_match_readings_one_at_a_time() -> None:
+    model = stance_model.get()
+    assert model is not None
+    sentences = [
+        "The council approved the budget." + " It met for hours." * (i % 7) for i in range(45)
+    ]
+    together = model.read(CLAIM.text, sentences)
+    alone = [model.read(CLAIM.text, [s])[0] for s in sentences[:6]]
+
+    assert len(together) == 45
+    for batched, single in zip(together, alone, strict=False):
+        assert batched.stance == single.stance
+        assert batched.probability == pytest.approx(single.probability, abs=1e-3)
+    assert model.read(CLAIM.text, []) == []
+
+
+def test_a_question_asserts_nothing_whatever_the_model_reads() -> None:
+    finding = _page(CLAIM, "Did the city council approve the new library budget in March 2024?")
+
+    assert finding.stance == Stance.NEUTRAL
+
+
+def test_an_event_dated_outside_the_timeframe_is_not_the_claimed_event() -> None:
+    claim = ClaimContext(
+        text=CLAIM.text,
+        timeframe_start=datetime(2024, 3, 1, tzinfo=UTC),
+        timeframe_end=datetime(2024, 3, 31, tzinfo=UTC),
+    )
+    finding = _page(claim, "On 12 June 2019 the city council approved a new library budget.")
+
+    assert finding.stance == Stance.REFUTE
+    assert finding.event_at == date(2019, 6, 12)
+
+
+def test_a_snippet_is_read_by_the_model_and_stays_a_snippet() -> None:
+    finding = assess_snippet(
+        claim=CLAIM,
+        title="Council news",
+        snippet="The city council rejected the new library budget in March 2024 ...",
+        published=None,
+    )
+
+    assert finding is not None
+    assert finding.method == Method.SNIPPET
+    assert finding.stance == Stance.REFUTE
+    assert finding.confidence != "high"
+
+
+def test_a_missing_model_falls_back_to_the_lexical_scorer_with_a_warning(
+    settings: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings.STANCE_MODEL_DIR = str(tmp_path / "nowhere")
+    with caplog.at_level(logging.WARNING, logger="evidence.stance.model"):
+        finding = _page(CLAIM, "On 12 March 2024 the city council approved the new library budget.")
+
+    assert finding.method == Method.RERANK
+    assert finding.stance == Stance.SUPPORT
+    assert "stance model not found" in caplog.text
+
+
+def test_a_broken_model_falls_back_to_the_lexical_scorer_with_a_warning(
+    settings: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    for name in ("stance.json", "tokenizer.json"):
+        shutil.copy(SHIPPED / name, tmp_path / name)
+    (tmp_path / "stance.onnx").write_bytes(b"not a model")
+    settings.STANCE_MODEL_DIR = str(tmp_path)
+    with caplog.at_level(logging.WARNING, logger="evidence.stance.model"):
+        finding = _page(CLAIM, "On 12 March 2024 the city council approved the new library budget.")
+
+    assert finding.method == Method.RERANK
+    assert "failed to load" in caplog.text
+    assert stance_model.get() is None  # tried once, not on every page
