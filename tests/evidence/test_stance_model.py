@@ -12,10 +12,18 @@ from typing import Any
 import pytest
 
 from evidence.chunking import chunk_text
-from evidence.models import Method, Stance
+from evidence.models import Confidence, Method, Stance
 from evidence.rerank import rerank
-from evidence.stance import ClaimContext, assess_page, assess_snippet
+from evidence.stance import (
+    ClaimContext,
+    _combined,
+    assess_page,
+    assess_snippet,
+    judge_sentences,
+    model_confidence,
+)
 from evidence.stance import model as stance_model
+from evidence.stance.scorer import Judgement
 
 SHIPPED = Path(__file__).resolve().parents[2] / "evidence" / "stance" / "model"
 CLAIM = ClaimContext(text="The city council approved the new library budget in March 2024.")
@@ -103,6 +111,68 @@ def test_the_lexical_rules_stay_in_force_over_the_model(
     assert finding.stance == stance
     if stance == Stance.REFUTE:
         assert finding.quote == sentence
+
+
+@pytest.mark.parametrize(
+    ("probability", "stance", "confidence"),
+    [
+        (0.92, Stance.SUPPORT, Confidence.MEDIUM),
+        (0.92, Stance.REFUTE, Confidence.LOW),
+        (0.96, Stance.REFUTE, Confidence.HIGH),
+        (0.96, Stance.SUPPORT, Confidence.HIGH),
+        (0.8, Stance.SUPPORT, Confidence.LOW),
+    ],
+)
+def test_a_readings_confidence_follows_how_often_the_model_is_right_for_its_class(
+    probability: float, stance: str, confidence: str
+) -> None:
+    """Refutations need more certainty than supports to count: held out, the model's
+    refutations between 0.9 and 0.95 are right too rarely to tip a verdict."""
+    assert model_confidence(probability, stance) == confidence
+
+
+def _judgement(stance: str, score: float, confidence: str, reasons: list[str]) -> Judgement:
+    return Judgement(stance, score, confidence, relevance=0.8, reasons=reasons)
+
+
+def test_a_support_the_model_only_leans_to_counts_when_the_lexical_scorer_is_sure_of_it() -> None:
+    leaning = _judgement(Stance.SUPPORT, 0.7, Confidence.LOW, ["model"])
+    sure = _judgement(Stance.SUPPORT, 0.9, Confidence.HIGH, ["coverage"])
+    unsure = _judgement(Stance.SUPPORT, 0.6, Confidence.MEDIUM, ["coverage"])
+    too_faint = _judgement(Stance.SUPPORT, 0.45, Confidence.LOW, ["model"])
+    refuting = _judgement(Stance.REFUTE, 0.7, Confidence.LOW, ["model"])
+
+    agreed = _combined(sure, leaning)
+    assert (agreed.stance, agreed.confidence) == (Stance.SUPPORT, Confidence.MEDIUM)
+    assert "agree" in agreed.reasons
+    assert _combined(unsure, leaning).confidence == Confidence.LOW
+    assert _combined(sure, too_faint).confidence == Confidence.LOW
+    assert (_combined(sure, refuting).stance, _combined(sure, refuting).confidence) == (
+        Stance.REFUTE,
+        Confidence.LOW,
+    )
+
+
+def test_a_headline_that_restates_part_of_the_claim_does_not_count_against_it() -> None:
+    """The model reads a fragment of the claim (a headline, a name) as a refutation more often
+    than it should; below the refutation bar such a reading stays low confidence."""
+    claim = ClaimContext(
+        "The Union Medicines Agency authorised the nasal flu vaccine Nasoflu in October 2024.",
+        timeframe_start=datetime(2024, 10, 1, tzinfo=UTC),
+        timeframe_end=datetime(2024, 10, 31, tzinfo=UTC),
+    )
+    [headline, statement] = judge_sentences(
+        claim,
+        [
+            "Nasoflu nasal flu vaccine authorised",
+            "The Union Medicines Agency authorised the nasal flu vaccine Nasoflu on 24 October"
+            " 2024 for children aged two to seventeen.",
+        ],
+    )
+
+    assert headline.stance == Stance.NEUTRAL or headline.confidence == Confidence.LOW
+    assert statement.stance == Stance.SUPPORT
+    assert statement.confidence in (Confidence.MEDIUM, Confidence.HIGH)
 
 
 def test_readings_in_one_batch_match_readings_one_at_a_time() -> None:
