@@ -8,7 +8,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from django.db.models import Q
 from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
 from ninja.responses import Status
@@ -17,6 +16,7 @@ from claimcheck.roles import is_admin
 from claimcheck.schemas import OFFSET_MAX
 from evidence.domains import DomainError
 from evidence.models import Domain
+from evidence.selectors import domain_list
 from evidence.services import (
     DomainExists,
     domain_create,
@@ -107,15 +107,9 @@ def _not_found(key: str) -> ErrorReply:
 def domains_list(request: HttpRequest, filters: Query[DomainFilters]) -> Any:
     if denied := _forbidden(request):
         return denied
-    domains = Domain.objects.select_related("updated_by").order_by("name")
-    if filters.search:
-        domains = domains.filter(
-            Q(name__icontains=filters.search.strip()) | Q(note__icontains=filters.search.strip())
-        )
-    if filters.tier:
-        domains = domains.filter(tier=filters.tier)
-    if filters.denied is not None:
-        domains = domains.filter(denied=filters.denied)
+    domains = domain_list(
+        search=filters.search or "", tier=filters.tier or "", denied=filters.denied
+    )
     count = domains.count()
     items = list(domains[filters.offset : filters.offset + filters.limit])
     return {"count": count, "items": items}

@@ -4,8 +4,6 @@ which records who made it and when."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
@@ -14,6 +12,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from claimcheck.roles import admin_required
+from evidence import selectors
 from evidence.domains import DomainCsvError, DomainError
 from evidence.forms import (
     DomainAddForm,
@@ -39,23 +38,17 @@ def _partial(request: HttpRequest) -> bool:
     return htmx is not None and bool(htmx) and not htmx.history_restore_request
 
 
-def _domains(filters: dict[str, str]) -> Any:
-    domains = Domain.objects.select_related("updated_by")
-    if filters["q"]:
-        domains = domains.filter(name__icontains=filters["q"])
-    if filters["tier"] in Tier.values:
-        domains = domains.filter(tier=filters["tier"])
-    if filters["access"] in ("allowed", "denied"):
-        domains = domains.filter(denied=filters["access"] == "denied")
-    return domains.order_by("name")
-
-
 def _list_page(
     request: HttpRequest, *, add_form: DomainAddForm | None = None, status: int = 200
 ) -> HttpResponse:
     form = DomainFilterForm(request.GET or None)
     filters = form.values()
-    page = Paginator(_domains(filters), PAGE_SIZE).get_page(request.GET.get("page"))
+    domains = selectors.domain_list(
+        search=filters["q"],
+        tier=filters["tier"],
+        denied={"allowed": False, "denied": True}.get(filters["access"]),
+    )
+    page = Paginator(domains, PAGE_SIZE).get_page(request.GET.get("page"))
     context = {
         "nav": "domains",
         "form": form,

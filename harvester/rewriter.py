@@ -124,10 +124,6 @@ def _dates(mentions: list[_DateMention]) -> tuple[str | None, str | None]:
     return only.start.isoformat(), only.end.isoformat()
 
 
-def _is_capitalized(token: str) -> bool:
-    return token[:1].isupper() or any(ch.isdigit() for ch in token[:1])
-
-
 def _segment_keywords(segment: str) -> list[str]:
     """Capitalized runs become one entity phrase ("European Central Bank", "Bank of England");
     other words and numbers stand alone; stopwords go."""

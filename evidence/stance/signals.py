@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 
 from evidence.rerank import STOPWORDS, stem, tokens
-from evidence.stance.clauses import NEGATIONS, family, negated_after
+from evidence.stance.clauses import family, negated_after
 
 _NUMBER = re.compile(
     r"(?<![\w.])(?P<value>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)\s*"
@@ -323,15 +323,6 @@ def antonym_clash(claim_text: str, passage: str) -> set[str]:
         if opposite & passage_stems and word not in passage_stems:
             clashes.add(word)
     return clashes
-
-
-def capitalised_names(text: str) -> set[str]:
-    """Capitalised words not at a sentence start: a cheap stand-in for named entities."""
-    names = set()
-    for match in re.finditer(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-zA-Z]+|[A-Z]{2,})\b", text):
-        if match.group(1).lower() not in NEGATIONS:
-            names.add(match.group(1).lower())
-    return names
 
 
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])[\"')\]]*\s+(?=[\"'(\[]?[A-Z0-9])|\s*\n+\s*")
