@@ -32,7 +32,7 @@ class DeskForm(forms.Form):
 
 
 class DomainFilterForm(DeskForm):
-    q = forms.CharField(required=False, max_length=253, label="Domain")
+    q = forms.CharField(required=False, max_length=253, label="Search")
     tier = forms.ChoiceField(required=False, choices=[("", "Any"), *Tier.choices], label="Tier")
     access = forms.ChoiceField(
         required=False,
@@ -43,7 +43,7 @@ class DomainFilterForm(DeskForm):
     def values(self) -> dict[str, str]:
         data = self.cleaned_data if self.is_bound and self.is_valid() else {}
         return {
-            "q": (data.get("q") or "").strip().lower(),
+            "q": (data.get("q") or "").strip(),
             "tier": data.get("tier") or "",
             "access": data.get("access") or "",
         }
