@@ -36,6 +36,7 @@ logger = logging.getLogger(__name__)
 __all__ = ["ClaimContext", "Finding", "assess_page", "assess_snippet", "judge_sentences"]
 
 _STANCE_ORDER = {Stance.REFUTE: 0, Stance.SUPPORT: 0, Stance.NEUTRAL: 1}
+_CONFIDENCE_ORDER = {Confidence.LOW: 0, Confidence.MEDIUM: 1, Confidence.HIGH: 2}
 
 
 @dataclass(frozen=True)
@@ -348,12 +349,18 @@ def _debunk_span(text: str, span: tuple[int, int], signals: ClaimSignals) -> tup
 
 
 def _better(candidate: Judgement, current: Judgement) -> bool:
-    """A decided sentence beats a neutral one; among decided ones the sentence more about the
-    claim wins (a refutation scores below a support of the same relevance, so the score alone
-    would let a loosely related support hide a closely related refutation); then the score."""
+    """A decided sentence beats a neutral one; among decided ones the reading the reader is
+    surer of wins (only a sure one counts toward a verdict), then the sentence more about the
+    claim (a refutation scores below a support of the same relevance, so the score alone would
+    let a loosely related support hide a closely related refutation); then the score."""
 
-    def rank(judgement: Judgement) -> tuple[int, float, float]:
-        return (_STANCE_ORDER[Stance(judgement.stance)], -judgement.relevance, -judgement.score)
+    def rank(judgement: Judgement) -> tuple[int, int, float, float]:
+        return (
+            _STANCE_ORDER[Stance(judgement.stance)],
+            -_CONFIDENCE_ORDER[Confidence(judgement.confidence)],
+            -judgement.relevance,
+            -judgement.score,
+        )
 
     return rank(candidate) < rank(current)
 

@@ -16,6 +16,7 @@ from evidence.models import Confidence, Method, Stance
 from evidence.rerank import rerank
 from evidence.stance import (
     ClaimContext,
+    _better,
     _combined,
     assess_page,
     assess_snippet,
@@ -151,6 +152,19 @@ def test_a_support_the_model_only_leans_to_counts_when_the_lexical_scorer_is_sur
         Stance.REFUTE,
         Confidence.LOW,
     )
+
+
+def test_in_a_chunk_the_reading_the_reader_is_sure_of_is_the_one_kept() -> None:
+    """A headline the model only guesses at must not hide the dated sentence below it that a
+    rule refutes for sure, even though the headline is closer to the claim's words."""
+    headline = Judgement(Stance.REFUTE, 0.8, Confidence.LOW, relevance=1.0)
+    dated = Judgement(Stance.REFUTE, 0.9, Confidence.HIGH, relevance=0.7)
+    unsure_support = Judgement(Stance.SUPPORT, 0.8, Confidence.LOW, relevance=0.9)
+    neutral = Judgement(Stance.NEUTRAL, 0.9, Confidence.LOW, relevance=0.9)
+
+    assert _better(dated, headline) and not _better(headline, dated)
+    assert _better(dated, unsure_support)
+    assert _better(unsure_support, neutral)
 
 
 def test_a_headline_that_restates_part_of_the_claim_does_not_count_against_it() -> None:
