@@ -11,7 +11,9 @@ class ClaimcheckConfig(AppConfig):
         from django.db.backends.signals import connection_created
 
         from claimcheck.config import get_config
+        from claimcheck.dbfork import install_fork_guard
         from claimcheck.dbreading import install_safe_timestamp_loader
 
         get_config()
+        install_fork_guard()
         connection_created.connect(install_safe_timestamp_loader, dispatch_uid="safe-timestamps")

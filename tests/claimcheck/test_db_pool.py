@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import threading
 import time
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.db.backends.postgresql.base import DatabaseWrapper
 
 from claimcheck.env import database_from_url
@@ -83,3 +84,45 @@ def test_twenty_threads_share_at_most_the_pool_size(
 
     assert errors == []
     assert 1 <= most <= 3
+
+
+def _sessions_in_child(results: Any) -> None:
+    from django.db import connection, transaction
+
+    try:
+        seen = set()
+        for _ in range(20):
+            with transaction.atomic(), transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                seen.add(cursor.fetchone()[0])
+        results.put(("ok", sorted(seen)))
+    except Exception as exc:  # reported to the parent, which asserts
+        results.put(("error", repr(exc)))
+
+
+def _backend_pid() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return int(cursor.fetchone()[0])
+
+
+@postgres_only
+@pytest.mark.django_db(transaction=True)
+def test_a_forked_worker_opens_its_own_sessions_and_leaves_its_parents_alone() -> None:
+    """What django-q2's sentinel does when it starts a new worker: fork a process that holds a
+    pool. The child must not take the parent's server sessions."""
+    parent_before = _backend_pid()
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    child = context.Process(target=_sessions_in_child, args=(results,))
+    child.start()
+    parent_after = set()
+    for _ in range(20):
+        with transaction.atomic(), transaction.atomic():
+            parent_after.add(_backend_pid())
+    outcome, detail = results.get(timeout=60)
+    child.join(60)
+
+    assert outcome == "ok", detail
+    assert not set(detail) & ({parent_before} | parent_after)
+    assert child.exitcode == 0
