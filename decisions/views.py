@@ -6,6 +6,7 @@ decisions.claims and renders the page, or only the partial HTMX asked for."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -309,26 +310,40 @@ def claim_override(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, template, context, status=422)
 
 
+def _claim_action(
+    request: HttpRequest, pk: int, act: Callable[[Claim], object], refused: str, done: str
+) -> HttpResponse:
+    """One editor action on a claim: done, or refused with the service's reason."""
+    claim = get_object_or_404(Claim, pk=pk)
+    try:
+        act(claim)
+    except ClaimError as exc:
+        return _refused(request, claim, f"{refused}: {exc.message}.")
+    return _after_action(request, claim, done)
+
+
 @editor_required
 @require_POST
 def claim_take_view(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim, pk=pk)
-    try:
-        claim_take(claim=claim, editor=request.user)
-    except ClaimError as exc:
-        return _refused(request, claim, f"Cannot take it: {exc.message}.")
-    return _after_action(request, claim, "The claim is yours to review.")
+    return _claim_action(
+        request,
+        pk,
+        lambda claim: claim_take(claim=claim, editor=request.user),
+        refused="Cannot take it",
+        done="The claim is yours to review.",
+    )
 
 
 @editor_required
 @require_POST
 def claim_release_view(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim, pk=pk)
-    try:
-        claim_release(claim=claim, editor=request.user)
-    except ClaimError as exc:
-        return _refused(request, claim, f"Cannot release it: {exc.message}.")
-    return _after_action(request, claim, "Released: another editor can take it.")
+    return _claim_action(
+        request,
+        pk,
+        lambda claim: claim_release(claim=claim, editor=request.user),
+        refused="Cannot release it",
+        done="Released: another editor can take it.",
+    )
 
 
 @editor_required
