@@ -3,26 +3,15 @@
 from __future__ import annotations
 
 import os
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.conf import settings
-from django.db import connection
+
+from tests.processes import database_url, qcluster
 
 REDIS_URL = os.environ.get("CLAIMCHECK_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-
-
-def _database_url() -> str:
-    db = connection.settings_dict
-    if db["ENGINE"].endswith("sqlite3"):
-        return f"sqlite:///{Path(db['NAME']).resolve()}"
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
 
 
 def _redis_up() -> bool:
@@ -62,22 +51,13 @@ def test_a_task_sent_through_redis_is_done_by_a_real_qcluster(tmp_path: Path) ->
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
         "DJANGO_DEBUG": "true",
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": database_url(),
         "REDIS_URL": REDIS_URL,
         "CLAIMCHECK_QUEUE": list_key,
         "CLAIMCHECK_TASK_TIMEOUT": "30",
         "CLAIMCHECK_TASK_RETRY": "60",
     }
-    log = (tmp_path / "qcluster.log").open("w")
-    worker = subprocess.Popen(
-        [sys.executable, "manage.py", "qcluster"],
-        cwd=settings.BASE_DIR,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
+    with qcluster(env, tmp_path / "qcluster.log") as worker:
         broker = _RedisBroker(list_key=list_key)
         task_id = async_task("claimcheck.tasks.worker_ping", "hello", broker=broker, sync=False)
         deadline = time.monotonic() + 60
@@ -90,10 +70,3 @@ def test_a_task_sent_through_redis_is_done_by_a_real_qcluster(tmp_path: Path) ->
         assert task.success
         assert task.result["token"] == "hello"
         assert task.result["pid"] != os.getpid()
-    finally:
-        os.killpg(worker.pid, signal.SIGTERM)
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(worker.pid, signal.SIGKILL)
-        log.close()

@@ -21,7 +21,7 @@ from claimcheck.models import Claim, ClaimStatus
 from decisions.claims import claim_submit
 from decisions.lease import claim_lease
 from decisions.tasks import claims_sweep_stale
-from tests.claimcheck.test_worker import _database_url
+from tests.processes import database_url, qcluster
 
 
 def _running(text: str, *, silent_for: float) -> Claim:
@@ -84,55 +84,41 @@ def test_a_claim_whose_worker_is_killed_is_taken_again_within_a_minute(tmp_path:
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
         "DJANGO_DEBUG": "true",
-        "DATABASE_URL": _database_url(),
+        "DATABASE_URL": database_url(),
         "CLAIMCHECK_QUEUE": f"lease-test-{os.getpid()}",
         "CLAIMCHECK_LEASE_SECONDS": "6",
         "CLAIMCHECK_WORKERS": "1",
     }
     env.pop("REDIS_URL", None)
     holder = _holder(claim.pk, env)
-    log = (tmp_path / "qcluster.log").open("w")
-    cluster = subprocess.Popen(
-        [sys.executable, "manage.py", "qcluster"],
-        cwd=settings.BASE_DIR,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
-        assert holder.stdout is not None
-        assert holder.stdout.readline().strip() == "holding"
-        claim.refresh_from_db()
-        first_start = claim.started_at
-        # A live worker keeps its claim, well past one lease, while the cluster sweeps.
-        time.sleep(10)
-        claim.refresh_from_db()
-        assert (claim.status, claim.started_at) == (ClaimStatus.RUNNING, first_start)
-
-        holder.send_signal(signal.SIGKILL)
-        holder.wait(timeout=10)
-        killed = time.monotonic()
-        while time.monotonic() - killed < 60:
-            claim.refresh_from_db()
-            if claim.started_at != first_start or claim.status != ClaimStatus.RUNNING:
-                break
-            time.sleep(0.5)
-        recovered = time.monotonic() - killed
-        assert claim.started_at != first_start or claim.status != ClaimStatus.RUNNING, (
-            tmp_path / "qcluster.log"
-        ).read_text()[-3000:]
-        assert recovered < 60
-        print(f"claim taken again {recovered:.1f} s after its worker was killed")
-    finally:
-        if holder.poll() is None:
-            holder.kill()
-        os.killpg(cluster.pid, signal.SIGTERM)
+    with qcluster(env, tmp_path / "qcluster.log"):
         try:
-            cluster.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(cluster.pid, signal.SIGKILL)
-        log.close()
+            assert holder.stdout is not None
+            assert holder.stdout.readline().strip() == "holding"
+            claim.refresh_from_db()
+            first_start = claim.started_at
+            # A live worker keeps its claim, well past one lease, while the cluster sweeps.
+            time.sleep(10)
+            claim.refresh_from_db()
+            assert (claim.status, claim.started_at) == (ClaimStatus.RUNNING, first_start)
+
+            holder.send_signal(signal.SIGKILL)
+            holder.wait(timeout=10)
+            killed = time.monotonic()
+            while time.monotonic() - killed < 60:
+                claim.refresh_from_db()
+                if claim.started_at != first_start or claim.status != ClaimStatus.RUNNING:
+                    break
+                time.sleep(0.5)
+            recovered = time.monotonic() - killed
+            assert claim.started_at != first_start or claim.status != ClaimStatus.RUNNING, (
+                tmp_path / "qcluster.log"
+            ).read_text()[-3000:]
+            assert recovered < 60
+            print(f"claim taken again {recovered:.1f} s after its worker was killed")
+        finally:
+            if holder.poll() is None:
+                holder.kill()
 
 
 @pytest.mark.django_db
