@@ -36,6 +36,7 @@ from typing import Literal
 
 from claimcheck.models import Outcome
 from decisions.models import VerdictReason
+from evidence.models import CONFIDENCE_RANK
 
 SUPPORT = "support"
 REFUTE = "refute"
@@ -248,9 +249,6 @@ def _dated_inside(task: SearchTask, hit: EvidenceHit) -> bool:
     if hit.in_window is not None:
         return hit.in_window
     return task.timeframe_start is None
-
-
-CONFIDENCE_RANK = {"low": 0, "medium": 1, "high": 2}
 
 
 def compute_totals(

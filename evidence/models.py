@@ -114,6 +114,10 @@ class Confidence(models.TextChoices):
     LOW = "low", "Low"
 
 
+# How sure each level is, for comparing readings and for a floor such as min_confidence.
+CONFIDENCE_RANK: dict[str, int] = {Confidence.LOW: 0, Confidence.MEDIUM: 1, Confidence.HIGH: 2}
+
+
 class Method(models.TextChoices):
     SNIPPET = "snippet", "Search snippet"
     STRUCTURED = "structured", "Structured data"

@@ -13,7 +13,7 @@ from datetime import date, datetime
 
 from claimcheck import llm
 from evidence.dates import find_text_dates
-from evidence.models import Confidence, Method, Stance
+from evidence.models import CONFIDENCE_RANK, Confidence, Method, Stance
 from evidence.rerank import ScoredChunk, cosine_to_first
 from evidence.stance import attribution, reader
 from evidence.stance import model as stance_model
@@ -36,7 +36,6 @@ logger = logging.getLogger(__name__)
 __all__ = ["ClaimContext", "Finding", "assess_page", "assess_snippet", "judge_sentences"]
 
 _STANCE_ORDER = {Stance.REFUTE: 0, Stance.SUPPORT: 0, Stance.NEUTRAL: 1}
-_CONFIDENCE_ORDER = {Confidence.LOW: 0, Confidence.MEDIUM: 1, Confidence.HIGH: 2}
 
 
 @dataclass(frozen=True)
@@ -357,7 +356,7 @@ def _better(candidate: Judgement, current: Judgement) -> bool:
     def rank(judgement: Judgement) -> tuple[int, int, float, float]:
         return (
             _STANCE_ORDER[Stance(judgement.stance)],
-            -_CONFIDENCE_ORDER[Confidence(judgement.confidence)],
+            -CONFIDENCE_RANK[judgement.confidence],
             -judgement.relevance,
             -judgement.score,
         )
