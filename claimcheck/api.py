@@ -13,6 +13,7 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.security import HttpBearer
 
+from claimcheck.errors import ApplicationError
 from claimcheck.models import ApiToken
 from claimcheck.roles import is_admin, is_editor
 
@@ -89,6 +90,13 @@ def _invalid(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
 @api.exception_handler(Http404)
 def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     return error_response(request, 404, "not found", str(exc) or request.path)
+
+
+@api.exception_handler(ApplicationError)
+def _refused(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
+    """Every service's refusal, mapped here once: its status, its label, its details (and what
+    else its `payload` carries, such as each provider's reason when a search failed)."""
+    return api.create_response(request, exc.payload(), status=exc.status)
 
 
 @api.exception_handler(HttpError)

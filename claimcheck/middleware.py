@@ -2,8 +2,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.middleware import LoginRequiredMiddleware as _Base
-from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+from claimcheck.errors import ApplicationError, Forbidden, NotFound
 
 
 class LoginRequiredMiddleware(_Base):
@@ -79,3 +82,25 @@ class ContentSecurityPolicyMiddleware:
         if policy and "Content-Security-Policy" not in response:
             response["Content-Security-Policy"] = policy
         return response
+
+
+class ApplicationErrorMiddleware:
+    """Maps a service's `ApplicationError` that no view handled to a page, once for every view:
+    a missing role to the 403 page (saying which role and how to get it), a missing thing to the
+    404 page, anything else to the error page with the error's own status. The API maps the same
+    family in its root (`claimcheck.api`)."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, ApplicationError):
+            return None
+        if isinstance(exception, Forbidden):
+            raise PermissionDenied(exception.page_message) from exception
+        if isinstance(exception, NotFound):
+            raise Http404(exception.message) from exception
+        return render(request, "error.html", {"error": exception}, status=exception.status)

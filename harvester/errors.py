@@ -1,16 +1,18 @@
-"""The one family of errors a search run raises; each knows its HTTP status and API shape."""
+"""The errors a search run raises: the application's family, each with its HTTP status."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from claimcheck.errors import ApplicationError
 
-class HarvestError(Exception):
-    status: int = 500
-    error: str = "search failed"
+
+class HarvestError(ApplicationError):
+    status = 500
+    error = "search failed"
 
     def __init__(self, details: str = "") -> None:
-        super().__init__(details or self.error)
+        super().__init__(details)
         self.details = details
 
     def payload(self) -> dict[str, Any]:

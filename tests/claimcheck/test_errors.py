@@ -1,0 +1,85 @@
+"""The application's error family, mapped to HTTP once for the API and once for pages."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django import forms
+from django.http import HttpRequest, HttpResponse
+from django.test import Client, RequestFactory, override_settings
+from django.urls import include, path
+
+from claimcheck.api import api
+from claimcheck.errors import ApplicationError, Conflict, Forbidden, NotFound, form_error
+from claimcheck.roles import NEEDS_ADMIN, require_admin, require_editor
+
+
+def _refuse(request: HttpRequest, kind: str) -> HttpResponse:
+    errors: dict[str, ApplicationError] = {
+        "conflict": Conflict("the claim is being checked", field="status"),
+        "missing": NotFound("no claim 7"),
+        "admins": Forbidden("this needs the admins group", page_message=NEEDS_ADMIN),
+    }
+    raise errors[kind]
+
+
+urlpatterns = [path("refuse/<str:kind>/", _refuse), path("", include("claimcheck.urls"))]
+
+
+def test_the_api_answers_a_refusal_with_its_status_label_and_field() -> None:
+    request = RequestFactory().get("/api/claims/7")
+    response = api.on_exception(request, Conflict("the claim is being checked", field="status"))
+    assert response.status_code == 409
+    assert json.loads(response.content) == {
+        "error": "conflict",
+        "details": {"field": "status", "message": "the claim is being checked"},
+    }
+
+
+def test_the_api_answers_a_refusal_without_a_field_with_its_message() -> None:
+    response = api.on_exception(RequestFactory().get("/api/x"), NotFound("no claim 7"))
+    assert response.status_code == 404
+    assert json.loads(response.content) == {"error": "not found", "details": "no claim 7"}
+
+
+@override_settings(ROOT_URLCONF=__name__)
+@pytest.mark.parametrize(
+    ("kind", "status", "says"),
+    [
+        ("conflict", 409, "the claim is being checked"),
+        ("missing", 404, "Nothing here"),
+        ("admins", 403, "This page needs the admin role"),
+    ],
+)
+def test_a_page_shows_a_refusal_no_view_handled_with_its_status(
+    editor_client: Client, kind: str, status: int, says: str
+) -> None:
+    response = editor_client.get(f"/refuse/{kind}/")
+    assert response.status_code == status
+    assert says in response.content.decode()
+
+
+def test_role_checks_raise_forbidden_with_a_line_for_the_api_and_a_page_message(
+    editor: Any, admin_user: Any
+) -> None:
+    require_editor(editor)
+    require_admin(admin_user)
+    with pytest.raises(Forbidden) as raised:
+        require_admin(editor)
+    assert raised.value.message == "this needs the admins group"
+    assert raised.value.page_message == NEEDS_ADMIN
+
+
+class _Form(forms.Form):
+    text = forms.CharField()
+
+
+def test_form_error_puts_the_refusal_beside_its_field_or_above_the_form() -> None:
+    form = _Form(data={"text": "x"})
+    assert form.is_valid()
+    form_error(form, ApplicationError("too short", field="text"))
+    form_error(form, ApplicationError("the queue is down", field="queue"))
+    assert form.errors["text"] == ["too short"]
+    assert form.non_field_errors() == ["the queue is down"]
