@@ -162,8 +162,8 @@ def bench(rounds: int, workers_list: list[int], port: int) -> None:
 
     call_command("migrate", verbosity=0)
     from claimcheck.config import get_config
-    from decisions.claims import claim_submit
     from decisions.demo.loader import demo_claims, demo_load
+    from decisions.services import claim_submit
     from evidence.models import Page
     from harvester.models import LocalDocument
 

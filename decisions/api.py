@@ -5,25 +5,18 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, time
 from typing import Any
 
-from django.http import HttpRequest
+from django.contrib.auth.models import User
 from ninja import Query, Router, Schema, Status
 from pydantic import ConfigDict, Field
 
 from claimcheck.daterange import SaneDate, SaneDateTime
+from claimcheck.errors import ApplicationError
 from claimcheck.models import Claim, ClaimStatus, Outcome
-from claimcheck.roles import is_editor
-from claimcheck.schemas import FORBIDDEN_EDITORS, OFFSET_MAX, ErrorOut
+from claimcheck.roles import AuthenticatedHttpRequest, require_editor
+from claimcheck.schemas import OFFSET_MAX, ErrorOut
 from decisions import selectors
-from decisions.claims import (
-    UNSEARCHABLE,
-    BatchError,
-    ClaimError,
-    QueueUnavailableError,
-    claim_submit,
-    claims_submit_many,
-    verdict_override,
-)
 from decisions.models import Override
+from decisions.services import claim_submit, claims_submit_many, verdict_override
 
 router = Router(tags=["claims"])
 
@@ -187,8 +180,8 @@ def _lean(lean: Any) -> dict[str, Any] | None:
     return {**lean, "outcome": Outcome(lean["outcome"]).label}
 
 
-def claim_detail(claim: Claim) -> dict[str, Any]:
-    detail = selectors.claim_detail(claim=claim)
+def claim_payload(claim: Claim) -> dict[str, Any]:
+    detail = selectors.claim_history(claim=claim)
     verdict = detail.verdict
     overrides = [_override(o) for o in detail.overrides]
     return {
@@ -249,45 +242,31 @@ def _created(claim: Claim, created: bool) -> dict[str, Any]:
     response={202: ClaimsCreatedOut, 400: ErrorOut, 403: ErrorOut, 422: ErrorOut, 503: ErrorOut},
     summary="Submit one claim or a list; each is checked in the background",
 )
-def create_claims(request: HttpRequest, payload: ClaimIn | list[ClaimIn]) -> Status[Any]:
-    if not is_editor(request.user):
-        return Status(403, FORBIDDEN_EDITORS)
+def create_claims(
+    request: AuthenticatedHttpRequest, payload: ClaimIn | list[ClaimIn]
+) -> Status[Any]:
+    require_editor(request.user)
     items = payload if isinstance(payload, list) else [payload]
     if not items:
-        return Status(400, {"error": "invalid request", "details": "no claims given"})
-    try:
-        if len(items) == 1:
-            item = items[0]
-            claim, created = claim_submit(
-                text=item.text,
-                timeframe_start=_aware(item.timeframe_start, end=False),
-                timeframe_end=_aware(item.timeframe_end, end=True),
-                source_channel=item.source_channel,
-                user=request.user,
-            )
-            results = [(claim, created)]
-        else:
-            results = _submit_many(items, request.user)
-    except QueueUnavailableError as exc:
-        return Status(503, {"error": "queue unavailable", "details": exc.message})
-    except ClaimError as exc:
-        return Status(
-            422 if exc.code == UNSEARCHABLE else 400,
-            {
-                "error": "invalid claim",
-                "details": {"field": exc.field, "message": exc.message},
-            },
+        raise ApplicationError("no claims given")
+    if len(items) == 1:
+        item = items[0]
+        claim, created = claim_submit(
+            text=item.text,
+            timeframe_start=_aware(item.timeframe_start, end=False),
+            timeframe_end=_aware(item.timeframe_end, end=True),
+            source_channel=item.source_channel,
+            user=request.user,
         )
-    except BatchError as exc:
-        details = [{"index": p.line, "message": p.message} for p in exc.problems]
-        unsearchable = any(p.code == UNSEARCHABLE for p in exc.problems)
-        return Status(422 if unsearchable else 400, {"error": "invalid claims", "details": details})
+        results = [(claim, created)]
+    else:
+        results = _submit_many(items, request.user)
     return Status(
         202, {"ids": [c.pk for c, _ in results], "claims": [_created(c, n) for c, n in results]}
     )
 
 
-def _submit_many(items: list[ClaimIn], user: Any) -> list[tuple[Claim, bool]]:
+def _submit_many(items: list[ClaimIn], user: User) -> list[tuple[Claim, bool]]:
     """A list in one request is all or nothing, like a pasted batch."""
     fields = [
         (
@@ -309,13 +288,9 @@ def _submit_many(items: list[ClaimIn], user: Any) -> list[tuple[Claim, bool]]:
     response={200: ClaimDetailOut, 403: ErrorOut, 404: ErrorOut},
     summary="A claim: status, events so far, the verdict when decided, overrides",
 )
-def get_claim(request: HttpRequest, claim_id: int) -> Status[Any]:
-    if not is_editor(request.user):
-        return Status(403, FORBIDDEN_EDITORS)
-    claim = Claim.objects.filter(pk=claim_id).first()
-    if claim is None:
-        return Status(404, {"error": "not found", "details": f"no claim {claim_id}"})
-    return Status(200, claim_detail(claim))
+def get_claim(request: AuthenticatedHttpRequest, claim_id: int) -> Status[Any]:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=claim_id)
+    return Status(200, claim_payload(claim))
 
 
 class ClaimFilters(Schema):
@@ -333,18 +308,11 @@ class ClaimFilters(Schema):
     response={200: ClaimPageOut, 400: ErrorOut, 403: ErrorOut},
     summary="Claims, newest first, filtered by status, outcome and creation date",
 )
-def list_claims(request: HttpRequest, filters: Query[ClaimFilters]) -> Status[Any]:
-    if not is_editor(request.user):
-        return Status(403, FORBIDDEN_EDITORS)
+def list_claims(request: AuthenticatedHttpRequest, filters: Query[ClaimFilters]) -> Status[Any]:
+    require_editor(request.user)
     outcome = (filters.outcome or "").lower()
     if outcome and outcome not in Outcome.values:
-        return Status(
-            400,
-            {
-                "error": "invalid request",
-                "details": f"outcome must be one of {Outcome.values}",
-            },
-        )
+        raise ApplicationError(f"outcome must be one of {Outcome.values}")
     claims = selectors.claim_queue(
         status=filters.status or "",
         outcome=outcome,
@@ -369,19 +337,14 @@ def list_claims(request: HttpRequest, filters: Query[ClaimFilters]) -> Status[An
     response={201: OverrideOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
     summary="Change a decided claim's outcome, with a reason (editors); the original stays",
 )
-def override_claim(request: HttpRequest, claim_id: int, payload: OverrideIn) -> Status[Any]:
-    if not is_editor(request.user):
-        return Status(403, FORBIDDEN_EDITORS)
-    claim = Claim.objects.filter(pk=claim_id).first()
-    if claim is None:
-        return Status(404, {"error": "not found", "details": f"no claim {claim_id}"})
-    outcome = payload.outcome.strip().lower()
-    try:
-        override = verdict_override(
-            claim=claim, editor=request.user, to_outcome=outcome, reason=payload.reason
-        )
-    except ClaimError as exc:
-        status = 409 if exc.field == "status" else 400
-        details = {"field": exc.field, "message": exc.message}
-        return Status(status, {"error": "cannot override", "details": details})
+def override_claim(
+    request: AuthenticatedHttpRequest, claim_id: int, payload: OverrideIn
+) -> Status[Any]:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=claim_id)
+    override = verdict_override(
+        claim=claim,
+        editor=request.user,
+        to_outcome=payload.outcome.strip().lower(),
+        reason=payload.reason,
+    )
     return Status(201, _override(Override.objects.select_related("editor").get(pk=override.pk)))

@@ -1,5 +1,5 @@
 """Forms of the review desk. They only check the shape of the input; the rules live in
-decisions.claims, whose errors the views put back on these forms."""
+decisions.services, whose errors the views put back on these forms."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from django import forms
 
 from claimcheck.daterange import validate_date_range
 from claimcheck.models import CLAIM_MAX_CHARS, ClaimStatus, Outcome
-from decisions.claims import BATCH_MAX_CLAIMS, CHANNEL_MAX_CHARS, REASON_MAX_CHARS
 from decisions.models import COMMENT_MAX_CHARS
+from decisions.services import BATCH_MAX_CLAIMS, CHANNEL_MAX_CHARS, REASON_MAX_CHARS
 from evidence.forms import DeskForm
 
 BATCH_MAX_LINES = BATCH_MAX_CLAIMS

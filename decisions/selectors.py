@@ -17,7 +17,17 @@ from django.utils.dateparse import parse_datetime
 from django.utils.safestring import SafeString, mark_safe
 
 from claimcheck.config import get_config
-from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome, PipelineEvent
+from claimcheck.errors import NotFound
+from claimcheck.models import (
+    Claim,
+    ClaimStatus,
+    EventKind,
+    Outcome,
+    PipelineEvent,
+    claim_fingerprint,
+    claim_tokens,
+)
+from claimcheck.roles import require_editor
 from decisions.models import Comment, Override, Verdict, VerdictReason
 from decisions.proof import proof_as_shown, render_proof
 from decisions.summary import verdict_summary
@@ -72,6 +82,44 @@ def claim_queue(
     return claims.select_related("assigned_to").order_by("-created_at", "-id")
 
 
+def claim_get(*, claim_id: int, with_people: bool = False) -> Claim:
+    """The claim, or `NotFound`. `with_people` joins who submitted it and who holds it."""
+    claims = Claim.objects.all()
+    if with_people:
+        claims = claims.select_related("created_by", "assigned_to")
+    claim = claims.filter(pk=claim_id).first()
+    if claim is None:
+        raise NotFound(f"no claim {claim_id}")
+    return claim
+
+
+def claim_for_editor(*, user: Any, claim_id: int, with_people: bool = False) -> Claim:
+    """The claim, looked up for a user who must be an editor: `Forbidden` before `NotFound`, so
+    that an outsider learns nothing of which claims exist."""
+    require_editor(user)
+    return claim_get(claim_id=claim_id, with_people=with_people)
+
+
+def also_reported_by(*, claim: Claim, days: int = 7, threshold: float = 0.8) -> list[Claim]:
+    """Claims from other channels that say the same thing: the same content
+    words, or nearly (Jaccard similarity of content words at or above `threshold`)."""
+    window = (claim.created_at - timedelta(days=days), claim.created_at + timedelta(days=days))
+    nearby = Claim.objects.exclude(pk=claim.pk).filter(created_at__range=window)
+    same = list(nearby.filter(fingerprint=claim.fingerprint or claim_fingerprint(claim.text)))
+    mine = claim_tokens(claim.text)
+    if mine:
+        for other in nearby.exclude(pk__in=[c.pk for c in same]).only(
+            "id", "text", "source_channel", "created_at", "outcome", "status"
+        )[:2000]:
+            theirs = claim_tokens(other.text)
+            if theirs and len(mine & theirs) / len(mine | theirs) >= threshold:
+                same.append(other)
+    others = [
+        c for c in same if c.source_channel != claim.source_channel or not claim.source_channel
+    ]
+    return sorted(others, key=lambda c: c.created_at)
+
+
 @dataclass(frozen=True)
 class QueueState:
     """What a live queue compares between polls: `token` changes whenever any claim is added or
@@ -115,7 +163,7 @@ def claim_channels(*, limit: int = 200) -> list[str]:
 
 
 @dataclass(frozen=True)
-class ClaimDetail:
+class ClaimHistory:
     claim: Claim
     verdict: Verdict | None
     verdicts: list[Verdict]
@@ -125,16 +173,14 @@ class ClaimDetail:
     also_reported_by: list[Claim]
 
 
-def claim_detail(*, claim: Claim) -> ClaimDetail:
-    from decisions.claims import also_reported_by
-
+def claim_history(*, claim: Claim) -> ClaimHistory:
     verdicts = list(claim.verdicts.order_by("-run_number", "-decided_at"))
     overrides = list(
         Override.objects.filter(verdict__claim=claim)
         .select_related("editor", "verdict")
         .order_by("-at", "-id")
     )
-    return ClaimDetail(
+    return ClaimHistory(
         claim=claim,
         verdict=verdicts[0] if verdicts else None,
         verdicts=verdicts,
@@ -338,8 +384,6 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
     others: list[Claim] = []
     comments: list[Comment] = []
     if full:
-        from decisions.claims import also_reported_by
-
         verdicts = list(claim.verdicts.order_by("-run_number", "-decided_at"))
         overrides = list(
             Override.objects.filter(verdict__claim=claim)

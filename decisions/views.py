@@ -2,7 +2,7 @@
 verdict review and override, and the dashboard.
 
 Each view looks the claim up, checks the role, validates, calls one action from
-decisions.claims and renders the page, or only the partial HTMX asked for."""
+decisions.services and renders the page, or only the partial HTMX asked for."""
 
 from __future__ import annotations
 
@@ -10,23 +10,30 @@ from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HTMX_STOP_POLLING
 
+from claimcheck.errors import form_error
 from claimcheck.models import Claim, ClaimStatus
-from claimcheck.roles import NEEDS_EDITOR, editor_required, request_is_editor
+from claimcheck.roles import AuthenticatedHttpRequest, editor_required, require_editor_request
 from decisions import charts, selectors
-from decisions.claims import (
-    BatchError,
-    ClaimError,
-    QueueUnavailableError,
+from decisions.errors import BatchError, ClaimError, QueueUnavailableError
+from decisions.forms import (
+    BatchSubmitForm,
+    ClaimSubmitForm,
+    CommentForm,
+    OverrideForm,
+    QueueFilterForm,
+    day_end,
+    day_start,
+)
+from decisions.services import (
     claim_mark_reviewed,
     claim_release,
     claim_rerun,
@@ -37,15 +44,6 @@ from decisions.claims import (
     claims_submit_batch,
     comment_add,
     verdict_override,
-)
-from decisions.forms import (
-    BatchSubmitForm,
-    ClaimSubmitForm,
-    CommentForm,
-    OverrideForm,
-    QueueFilterForm,
-    day_end,
-    day_start,
 )
 
 QUEUE_PAGE_SIZE = 50
@@ -59,11 +57,11 @@ def _wants_partial(request: HttpRequest) -> bool:
 
 @editor_required
 @require_GET
-def claim_list(request: HttpRequest) -> HttpResponse:
+def claim_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _queue(request, partial=_wants_partial(request))
 
 
-def _queue(request: HttpRequest, *, partial: bool, state: Any = None) -> HttpResponse:
+def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = None) -> HttpResponse:
     form = QueueFilterForm(request.GET or None)
     if form.is_bound:
         form.is_valid()
@@ -98,11 +96,10 @@ def _queue(request: HttpRequest, *, partial: bool, state: Any = None) -> HttpRes
 
 
 @require_GET
-def claim_queue_live(request: HttpRequest) -> HttpResponse:
+def claim_queue_live(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The queue's poll: 204 while nothing changed (three queries: session, user, queue state),
     else the results as they are now. The results drop their poll once nothing runs."""
-    if not request_is_editor(request):
-        raise PermissionDenied(NEEDS_EDITOR)
+    require_editor_request(request)
     if not _wants_partial(request):
         query = request.GET.copy()
         query.pop("since", None)
@@ -115,7 +112,7 @@ def claim_queue_live(request: HttpRequest) -> HttpResponse:
 
 @editor_required
 @require_http_methods(["GET", "POST"])
-def claim_new(request: HttpRequest) -> HttpResponse:
+def claim_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     """One claim with an optional timeframe and channel."""
     form = ClaimSubmitForm(request.POST or None)
     queue_down = False
@@ -130,7 +127,7 @@ def claim_new(request: HttpRequest) -> HttpResponse:
                 user=request.user,
             )
         except ClaimError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            form_error(form, exc)
             queue_down = isinstance(exc, QueueUnavailableError)
         else:
             if created:
@@ -151,7 +148,7 @@ def claim_new(request: HttpRequest) -> HttpResponse:
 
 @editor_required
 @require_POST
-def claim_new_batch(request: HttpRequest) -> HttpResponse:
+def claim_new_batch(request: AuthenticatedHttpRequest) -> HttpResponse:
     """A pasted batch, all or nothing: a bad line is reported and nothing is saved."""
     form = BatchSubmitForm(request.POST)
     problems: list[Any] = []
@@ -207,18 +204,17 @@ def _claim_context(
 
 @editor_required
 @require_GET
-def claim_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim.objects.select_related("created_by", "assigned_to"), pk=pk)
+def claim_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk, with_people=True)
     return render(request, "decisions/claim_detail.html", _claim_context(claim))
 
 
 @require_GET
-def claim_live(request: HttpRequest, pk: int) -> HttpResponse:
+def claim_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The timeline poll. Nothing new: 204 (htmx keeps what it shows). Decided or failed: the
     final render with 286, which stops the polling."""
-    if not request_is_editor(request):
-        raise PermissionDenied(NEEDS_EDITOR)
-    claim = get_object_or_404(Claim.objects.select_related("created_by", "assigned_to"), pk=pk)
+    require_editor_request(request)
+    claim = selectors.claim_get(claim_id=pk, with_people=True)
     if not _wants_partial(request):
         return redirect("claim_detail", pk=claim.pk)
     try:
@@ -247,9 +243,9 @@ def claim_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 @editor_required
 @require_GET
-def evidence_context(request: HttpRequest, pk: int, evidence_id: int) -> HttpResponse:
+def evidence_context(request: AuthenticatedHttpRequest, pk: int, evidence_id: int) -> HttpResponse:
     """One evidence quote inside the page text it was read from, with a link to the original."""
-    claim = get_object_or_404(Claim, pk=pk)
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
     context = selectors.evidence_in_context(claim=claim, evidence_id=evidence_id)
     if context is None:
         raise Http404("No stored page for this evidence.")
@@ -262,7 +258,7 @@ def evidence_context(request: HttpRequest, pk: int, evidence_id: int) -> HttpRes
 
 @editor_required
 @require_GET
-def claim_review_next(request: HttpRequest) -> HttpResponse:
+def claim_review_next(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Go to the next claim that needs review (`?after=ID`), or the previous (`?before=ID`)."""
     forward = "before" not in request.GET
     raw = request.GET.get("after" if forward else "before", "")
@@ -274,7 +270,7 @@ def claim_review_next(request: HttpRequest) -> HttpResponse:
     return redirect("claim_detail", pk=found.pk)
 
 
-def _after_action(request: HttpRequest, claim: Claim, note: str) -> HttpResponse:
+def _after_action(request: AuthenticatedHttpRequest, claim: Claim, note: str) -> HttpResponse:
     if _wants_partial(request):
         claim.refresh_from_db()
         context = _claim_context(claim)
@@ -286,8 +282,8 @@ def _after_action(request: HttpRequest, claim: Claim, note: str) -> HttpResponse
 
 @editor_required
 @require_POST
-def claim_override(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim, pk=pk)
+def claim_override(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
     form = OverrideForm(request.POST)
     if form.is_valid():
         try:
@@ -298,7 +294,7 @@ def claim_override(request: HttpRequest, pk: int) -> HttpResponse:
                 reason=form.cleaned_data["reason"],
             )
         except ClaimError as exc:
-            form.add_error(exc.field if exc.field in form.fields else None, exc.message)
+            form_error(form, exc)
         else:
             return _after_action(request, claim, "Outcome changed. The override is in the history.")
     context = _claim_context(claim, override_form=form)
@@ -311,10 +307,14 @@ def claim_override(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _claim_action(
-    request: HttpRequest, pk: int, act: Callable[[Claim], object], refused: str, done: str
+    request: AuthenticatedHttpRequest,
+    pk: int,
+    act: Callable[[Claim], object],
+    refused: str,
+    done: str,
 ) -> HttpResponse:
     """One editor action on a claim: done, or refused with the service's reason."""
-    claim = get_object_or_404(Claim, pk=pk)
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
     try:
         act(claim)
     except ClaimError as exc:
@@ -324,7 +324,7 @@ def _claim_action(
 
 @editor_required
 @require_POST
-def claim_take_view(request: HttpRequest, pk: int) -> HttpResponse:
+def claim_take_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return _claim_action(
         request,
         pk,
@@ -336,7 +336,7 @@ def claim_take_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @editor_required
 @require_POST
-def claim_release_view(request: HttpRequest, pk: int) -> HttpResponse:
+def claim_release_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return _claim_action(
         request,
         pk,
@@ -348,8 +348,8 @@ def claim_release_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @editor_required
 @require_POST
-def claim_comment(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim, pk=pk)
+def claim_comment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
     form = CommentForm(request.POST)
     if form.is_valid():
         try:
@@ -367,7 +367,7 @@ def claim_comment(request: HttpRequest, pk: int) -> HttpResponse:
 
 @editor_required
 @require_POST
-def claims_bulk(request: HttpRequest) -> HttpResponse:
+def claims_bulk(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Mark reviewed or re-run the claims ticked in the queue (the page asked to confirm)."""
     ids = [int(raw) for raw in request.POST.getlist("ids") if raw.isdigit()]
     action = request.POST.get("action", "")
@@ -394,7 +394,7 @@ def claims_bulk(request: HttpRequest) -> HttpResponse:
     return redirect(back)
 
 
-def _refused(request: HttpRequest, claim: Claim, problem: str) -> HttpResponse:
+def _refused(request: AuthenticatedHttpRequest, claim: Claim, problem: str) -> HttpResponse:
     if _wants_partial(request):
         context = _claim_context(claim)
         context["problem"] = problem
@@ -405,8 +405,8 @@ def _refused(request: HttpRequest, claim: Claim, problem: str) -> HttpResponse:
 
 @editor_required
 @require_POST
-def claim_review(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim, pk=pk)
+def claim_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
     try:
         claim_mark_reviewed(claim=claim, editor=request.user)
     except ClaimError as exc:
@@ -417,8 +417,8 @@ def claim_review(request: HttpRequest, pk: int) -> HttpResponse:
 
 @editor_required
 @require_POST
-def claim_rerun_view(request: HttpRequest, pk: int) -> HttpResponse:
-    claim = get_object_or_404(Claim, pk=pk)
+def claim_rerun_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
     try:
         claim_rerun(claim=claim, user=request.user)
     except ClaimError as exc:
@@ -430,7 +430,7 @@ def claim_rerun_view(request: HttpRequest, pk: int) -> HttpResponse:
 
 @editor_required
 @require_GET
-def dashboard(request: HttpRequest) -> HttpResponse:
+def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
     totals = selectors.dashboard_totals()
     data = selectors.dashboard_data()
     return render(

@@ -222,8 +222,8 @@ def demo_claims_decide(*, progress: Callable[[int, int, str], None] | None = Non
     """Check every demo claim that is not in the queue yet, in the foreground, so that a first
     login finds them decided. Returns how many were checked; safe to run again."""
     from claimcheck.models import Claim, claim_hash
-    from decisions.claims import claim_submit
     from decisions.pipeline import claim_pipeline_run
+    from decisions.services import claim_submit
 
     missing = [
         demo

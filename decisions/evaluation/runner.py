@@ -15,10 +15,11 @@ from typing import Any
 
 from claimcheck.config import get_config
 from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
-from decisions.claims import ClaimError, claim_submit
 from decisions.decide import EvidenceHit, Final, SearchHistory, SearchTask, decide_from_history
+from decisions.errors import ClaimError
 from decisions.evaluation.dataset import Dataset, LabelledClaim
 from decisions.pipeline import claim_pipeline_run, evidence_hit, lean_rule
+from decisions.services import claim_submit
 from evidence.models import Evidence, Method
 from harvester.canonical import canonicalize_url
 

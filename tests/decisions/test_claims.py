@@ -9,16 +9,10 @@ import pytest
 from django.utils import timezone
 
 from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
-from decisions.claims import (
-    BatchError,
-    ClaimError,
-    also_reported_by,
-    claim_rerun,
-    claim_submit,
-    claims_submit_batch,
-    verdict_override,
-)
+from decisions.errors import BatchError, ClaimError
 from decisions.models import Override
+from decisions.selectors import also_reported_by
+from decisions.services import claim_rerun, claim_submit, claims_submit_batch, verdict_override
 from tests.factories import VerdictFactory
 
 pytestmark = pytest.mark.django_db

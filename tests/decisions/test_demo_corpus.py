@@ -15,7 +15,6 @@ import yaml
 from django.core.management import call_command
 
 from claimcheck.models import Claim
-from decisions.claims import claim_submit
 from decisions.demo.loader import (
     DOMAINS_CSV,
     FETCHER_NAME,
@@ -27,6 +26,7 @@ from decisions.demo.loader import (
 )
 from decisions.models import Verdict
 from decisions.pipeline import claim_pipeline_run
+from decisions.services import claim_submit
 from decisions.timeframe import parse_timeframe
 from evidence.domains import parse_domains_csv
 from evidence.extraction import extract_document

@@ -18,8 +18,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from claimcheck.models import Claim, ClaimStatus
-from decisions.claims import claim_submit
 from decisions.lease import claim_lease
+from decisions.services import claim_submit
 from decisions.tasks import claims_sweep_stale
 from tests.processes import database_url, qcluster
 

@@ -18,9 +18,9 @@ from claimcheck import http
 from claimcheck.config import reload_config
 from claimcheck.models import Claim, ClaimStatus, EventKind
 from decisions import pipeline
-from decisions.claims import claim_submit
 from decisions.demo.loader import demo_claims, demo_load
 from decisions.pipeline import claim_pipeline_run
+from decisions.services import claim_submit
 from decisions.tasks import claims_sweep_stale
 from harvester.models import SearchRun
 from harvester.providers import base

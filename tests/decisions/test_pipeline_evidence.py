@@ -18,8 +18,8 @@ import yaml
 from claimcheck import http
 from claimcheck.config import reload_config
 from claimcheck.models import ClaimStatus, EventKind
-from decisions.claims import claim_submit
 from decisions.pipeline import claim_pipeline_run
+from decisions.services import claim_submit
 from evidence.models import Evidence, VerificationStatus
 from harvester.providers import base
 from tests.evidence.factories import article_html

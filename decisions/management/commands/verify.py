@@ -10,8 +10,9 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models.signals import post_save
 
 from claimcheck.models import Claim, ClaimStatus, PipelineEvent
-from decisions.claims import ClaimError, claim_submit, current_verdict
+from decisions.errors import ClaimError
 from decisions.pipeline import claim_pipeline_run
+from decisions.services import claim_submit, current_verdict
 
 _MARK = {
     "query": "?",

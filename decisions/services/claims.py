@@ -1,4 +1,4 @@
-"""Claim actions: submit (one or a batch), re-run, override a verdict, mark reviewed.
+"""Claim actions: submit (one or a batch) and re-run.
 
 Each action validates first and changes nothing on bad input; each state change people audit is
 one atomic function that writes its event row with the acting user.
@@ -22,12 +22,15 @@ from claimcheck.models import (
     Claim,
     ClaimStatus,
     EventKind,
-    Outcome,
-    claim_fingerprint,
     claim_hash,
-    claim_tokens,
 )
-from decisions.models import COMMENT_MAX_CHARS, Comment, Override, Verdict
+from decisions.errors import (
+    UNSEARCHABLE,
+    BatchError,
+    BatchProblem,
+    ClaimError,
+    QueueUnavailableError,
+)
 from decisions.timeframe import parse_timeframe
 from harvester.errors import RewriteInvalid
 from harvester.rewriter import deterministic_rewrite
@@ -36,32 +39,6 @@ logger = logging.getLogger(__name__)
 
 CHANNEL_MAX_CHARS = 200
 BATCH_MAX_CLAIMS = 200
-REASON_MAX_CHARS = 2000
-
-
-class ClaimError(ValueError):
-    """Bad input for a claim action. `field` names what is wrong."""
-
-    def __init__(self, message: str, *, field: str = "text", code: str = "invalid") -> None:
-        super().__init__(message)
-        self.field = field
-        self.message = message
-        self.code = code
-
-
-# A claim made only of short or common words gives the search nothing to look for.
-UNSEARCHABLE = "unsearchable"
-
-
-class QueueUnavailableError(ClaimError):
-    """The task queue cannot take work. Raised before anything is stored, so a client may
-    simply try again later."""
-
-    def __init__(self) -> None:
-        super().__init__(
-            "the task queue is unreachable, so nothing was stored; try again shortly",
-            field="queue",
-        )
 
 
 @dataclass(frozen=True)
@@ -211,20 +188,6 @@ def claim_submit(
     return _create(claim_input, user, enqueue=enqueue), True
 
 
-@dataclass(frozen=True)
-class BatchProblem:
-    line: int
-    text: str
-    message: str
-    code: str = "invalid"
-
-
-class BatchError(ValueError):
-    def __init__(self, problems: list[BatchProblem]) -> None:
-        super().__init__(f"{len(problems)} line(s) cannot be checked")
-        self.problems = problems
-
-
 @transaction.atomic
 def claims_submit_many(
     *, items: list[tuple[int, dict[str, Any]]], user: Any = None
@@ -301,150 +264,6 @@ def claim_rerun(*, claim: Claim, user: Any) -> Claim:
     return locked
 
 
-def current_verdict(claim: Claim) -> Verdict | None:
-    return claim.verdicts.order_by("-run_number", "-decided_at").first()
-
-
-@transaction.atomic
-def verdict_override(*, claim: Claim, editor: Any, to_outcome: str, reason: str) -> Override:
-    """An editor changes the outcome, with a reason. The verdict itself is never edited: the
-    override row is the audit trail and the claim shows the latest one."""
-    if to_outcome not in Outcome.values:
-        raise ClaimError(f"outcome must be one of {', '.join(Outcome.values)}", field="outcome")
-    reason = (reason or "").strip()
-    if not reason:
-        raise ClaimError("say why the verdict is changed", field="reason")
-    if len(reason) > REASON_MAX_CHARS:
-        raise ClaimError(f"the reason is over {REASON_MAX_CHARS} characters", field="reason")
-    locked = Claim.objects.select_for_update().get(pk=claim.pk)
-    verdict = current_verdict(locked)
-    if verdict is None or locked.status != ClaimStatus.DECIDED:
-        raise ClaimError("the claim has no verdict to override yet", field="status")
-    current = locked.outcome or verdict.outcome
-    if to_outcome == current:
-        raise ClaimError(
-            f"the outcome is already {Outcome(current).label}: choose another, or mark the "
-            "claim reviewed to keep it",
-            field="outcome",
-        )
-    override = Override.objects.create(
-        verdict=verdict,
-        editor=editor,
-        from_outcome=locked.outcome or verdict.outcome,
-        to_outcome=to_outcome,
-        reason=reason,
-    )
-    now = timezone.now()
-    Claim.objects.filter(pk=locked.pk).update(
-        outcome=to_outcome,
-        overridden=to_outcome != verdict.outcome,
-        reviewed_at=now,
-        assigned_to=None,
-        assigned_at=None,
-    )
-    event_record(
-        claim=locked,
-        kind=EventKind.OVERRIDE,
-        message=f"{editor.get_username()} changed the outcome from "
-        f"{Outcome(override.from_outcome).label} to {Outcome(to_outcome).label}",
-        payload={"override_id": override.pk, "reason": reason},
-    )
-    return override
-
-
-def claim_mark_reviewed(*, claim: Claim, editor: Any) -> None:
-    if claim.status != ClaimStatus.DECIDED:
-        raise ClaimError("only a decided claim can be reviewed", field="status")
-    # Reviewing releases the claim: nobody needs to hold it any more.
-    Claim.objects.filter(pk=claim.pk).update(
-        reviewed_at=timezone.now(), assigned_to=None, assigned_at=None
-    )
-    event_record(
-        claim=claim,
-        kind=EventKind.OVERRIDE,
-        message=f"{editor.get_username()} reviewed the verdict and kept it",
-    )
-
-
-def also_reported_by(*, claim: Claim, days: int = 7, threshold: float = 0.8) -> list[Claim]:
-    """Claims from other channels that say the same thing: the same content
-    words, or nearly (Jaccard similarity of content words at or above `threshold`)."""
-    window = (claim.created_at - timedelta(days=days), claim.created_at + timedelta(days=days))
-    nearby = Claim.objects.exclude(pk=claim.pk).filter(created_at__range=window)
-    same = list(nearby.filter(fingerprint=claim.fingerprint or claim_fingerprint(claim.text)))
-    mine = claim_tokens(claim.text)
-    if mine:
-        for other in nearby.exclude(pk__in=[c.pk for c in same]).only(
-            "id", "text", "source_channel", "created_at", "outcome", "status"
-        )[:2000]:
-            theirs = claim_tokens(other.text)
-            if theirs and len(mine & theirs) / len(mine | theirs) >= threshold:
-                same.append(other)
-    others = [
-        c for c in same if c.source_channel != claim.source_channel or not claim.source_channel
-    ]
-    return sorted(others, key=lambda c: c.created_at)
-
-
-@transaction.atomic
-def claim_take(*, claim: Claim, editor: Any) -> Claim:
-    """Assign the claim to `editor` for review. A claim another editor holds stays theirs."""
-    # Lock the claim row only (PostgreSQL cannot lock the nullable side of the join).
-    locked = (
-        Claim.objects.select_for_update(of=("self",)).select_related("assigned_to").get(pk=claim.pk)
-    )
-    if locked.assigned_to_id == editor.pk:
-        return locked
-    if locked.assigned_to is not None:
-        raise ClaimError(
-            f"{locked.assigned_to.get_username()} has taken this claim already",
-            field="assigned_to",
-        )
-    if locked.reviewed_at is not None:
-        raise ClaimError("this claim has been reviewed already", field="assigned_to")
-    now = timezone.now()
-    Claim.objects.filter(pk=locked.pk).update(assigned_to=editor, assigned_at=now)
-    event_record(
-        claim=locked, kind=EventKind.REVIEW, message=f"{editor.get_username()} took the claim"
-    )
-    locked.assigned_to, locked.assigned_at = editor, now
-    return locked
-
-
-@transaction.atomic
-def claim_release(*, claim: Claim, editor: Any) -> None:
-    """Give the claim back to the pool: its holder can, and so can an admin."""
-    from claimcheck.roles import is_admin
-
-    locked = Claim.objects.select_for_update().get(pk=claim.pk)
-    if locked.assigned_to_id is None:
-        return
-    if locked.assigned_to_id != editor.pk and not is_admin(editor):
-        raise ClaimError("only the editor who took the claim can release it", field="assigned_to")
-    Claim.objects.filter(pk=locked.pk).update(assigned_to=None, assigned_at=None)
-    event_record(
-        claim=locked, kind=EventKind.REVIEW, message=f"{editor.get_username()} released the claim"
-    )
-
-
-@transaction.atomic
-def comment_add(*, claim: Claim, author: Any, text: str) -> Comment:
-    """Add a message to the claim's discussion; it stays in the claim's history."""
-    cleaned = (text or "").strip()
-    if not cleaned:
-        raise ClaimError("write something first", field="text")
-    if len(cleaned) > COMMENT_MAX_CHARS:
-        raise ClaimError(f"a comment is at most {COMMENT_MAX_CHARS} characters", field="text")
-    comment = Comment.objects.create(claim=claim, author=author, text=cleaned)
-    event_record(
-        claim=claim,
-        kind=EventKind.REVIEW,
-        message=f"{author.get_username()} commented",
-        payload={"comment_id": comment.pk},
-    )
-    return comment
-
-
 BULK_MAX = 200
 
 
@@ -452,19 +271,6 @@ BULK_MAX = 200
 class BulkResult:
     done: int
     skipped: int
-
-
-def claims_review_many(*, claim_ids: list[int], editor: Any) -> BulkResult:
-    """Mark each decided, unreviewed claim reviewed; the others are skipped and counted."""
-    ids = list(dict.fromkeys(claim_ids))[:BULK_MAX]
-    done = 0
-    for claim in Claim.objects.filter(
-        pk__in=ids, status=ClaimStatus.DECIDED, reviewed_at__isnull=True
-    ):
-        with transaction.atomic():
-            claim_mark_reviewed(claim=claim, editor=editor)
-        done += 1
-    return BulkResult(done=done, skipped=len(ids) - done)
 
 
 def claims_rerun_many(*, claim_ids: list[int], user: Any) -> BulkResult:

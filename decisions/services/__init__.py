@@ -1,0 +1,55 @@
+"""The decisions app's writes: every action on a claim a page or an API client can ask for.
+
+- `claims`: submit one claim or a batch, re-run;
+- `verdicts`: override a verdict's outcome;
+- `review`: take, release, comment, mark reviewed.
+
+Reads are in `decisions.selectors`; what these raise is in `decisions.errors`."""
+
+from decisions.services.claims import (
+    BATCH_MAX_CLAIMS,
+    BULK_MAX,
+    CHANNEL_MAX_CHARS,
+    BulkResult,
+    ClaimInput,
+    claim_enqueue,
+    claim_rerun,
+    claim_submit,
+    claim_validate,
+    claims_rerun_many,
+    claims_submit_batch,
+    claims_submit_many,
+    queue_check,
+)
+from decisions.services.review import (
+    claim_mark_reviewed,
+    claim_release,
+    claim_take,
+    claims_review_many,
+    comment_add,
+)
+from decisions.services.verdicts import REASON_MAX_CHARS, current_verdict, verdict_override
+
+__all__ = [
+    "BATCH_MAX_CLAIMS",
+    "BULK_MAX",
+    "CHANNEL_MAX_CHARS",
+    "REASON_MAX_CHARS",
+    "BulkResult",
+    "ClaimInput",
+    "claim_enqueue",
+    "claim_mark_reviewed",
+    "claim_release",
+    "claim_rerun",
+    "claim_submit",
+    "claim_take",
+    "claim_validate",
+    "claims_rerun_many",
+    "claims_review_many",
+    "claims_submit_batch",
+    "claims_submit_many",
+    "comment_add",
+    "current_verdict",
+    "queue_check",
+    "verdict_override",
+]

@@ -1,0 +1,68 @@
+"""A verdict's outcome changed by an editor: one atomic action that keeps the verdict and writes
+the override row, the audit trail a claim shows."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from claimcheck.events import event_record
+from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
+from decisions.errors import OverrideRefused
+from decisions.models import Override, Verdict
+
+REASON_MAX_CHARS = 2000
+
+
+def current_verdict(claim: Claim) -> Verdict | None:
+    return claim.verdicts.order_by("-run_number", "-decided_at").first()
+
+
+@transaction.atomic
+def verdict_override(*, claim: Claim, editor: User, to_outcome: str, reason: str) -> Override:
+    """An editor changes the outcome, with a reason. The verdict itself is never edited: the
+    override row is the audit trail and the claim shows the latest one."""
+    if to_outcome not in Outcome.values:
+        raise OverrideRefused(
+            f"outcome must be one of {', '.join(Outcome.values)}", field="outcome"
+        )
+    reason = (reason or "").strip()
+    if not reason:
+        raise OverrideRefused("say why the verdict is changed", field="reason")
+    if len(reason) > REASON_MAX_CHARS:
+        raise OverrideRefused(f"the reason is over {REASON_MAX_CHARS} characters", field="reason")
+    locked = Claim.objects.select_for_update().get(pk=claim.pk)
+    verdict = current_verdict(locked)
+    if verdict is None or locked.status != ClaimStatus.DECIDED:
+        raise OverrideRefused("the claim has no verdict to override yet", field="status")
+    current = locked.outcome or verdict.outcome
+    if to_outcome == current:
+        raise OverrideRefused(
+            f"the outcome is already {Outcome(current).label}: choose another, or mark the "
+            "claim reviewed to keep it",
+            field="outcome",
+        )
+    override = Override.objects.create(
+        verdict=verdict,
+        editor=editor,
+        from_outcome=locked.outcome or verdict.outcome,
+        to_outcome=to_outcome,
+        reason=reason,
+    )
+    now = timezone.now()
+    Claim.objects.filter(pk=locked.pk).update(
+        outcome=to_outcome,
+        overridden=to_outcome != verdict.outcome,
+        reviewed_at=now,
+        assigned_to=None,
+        assigned_at=None,
+    )
+    event_record(
+        claim=locked,
+        kind=EventKind.OVERRIDE,
+        message=f"{editor.get_username()} changed the outcome from "
+        f"{Outcome(override.from_outcome).label} to {Outcome(to_outcome).label}",
+        payload={"override_id": override.pk, "reason": reason},
+    )
+    return override
