@@ -8,22 +8,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from django.http import HttpRequest
 from ninja import Field, Query, Router, Schema
 from ninja.responses import Status
 
-from claimcheck.roles import is_admin
+from claimcheck.roles import AuthenticatedHttpRequest, require_admin
 from claimcheck.schemas import OFFSET_MAX
+from evidence import selectors
 from evidence.domains import DomainError
 from evidence.models import Domain
-from evidence.selectors import domain_list
-from evidence.services import (
-    DomainExists,
-    domain_create,
-    domain_delete,
-    domain_get,
-    domain_update,
-)
+from evidence.services import domain_create, domain_delete, domain_update
 
 router = Router(tags=["evidence"])
 
@@ -80,34 +73,14 @@ class DomainFilters(Schema):
     offset: Annotated[int, Field(ge=0, le=OFFSET_MAX)] = 0
 
 
-ErrorReply = Status[dict[str, Any]]
-
-
-def _error(status: int, error: str, details: Any = "") -> ErrorReply:
-    # A Status (not claimcheck.api.error_response) keeps this module free of an import cycle
-    # with the API root, which imports this router.
-    return Status(status, {"error": error, "details": details})
-
-
-def _forbidden(request: HttpRequest) -> ErrorReply | None:
-    if is_admin(request.user):
-        return None
-    return _error(403, "forbidden", "only admins may manage domains")
-
-
-def _not_found(key: str) -> ErrorReply:
-    return _error(404, "not found", f"no domain {key!r}")
-
-
 @router.get(
     "/domains",
     response={200: DomainListOut, 403: ErrorOut},
     summary="List and search the domain registry (admins)",
 )
-def domains_list(request: HttpRequest, filters: Query[DomainFilters]) -> Any:
-    if denied := _forbidden(request):
-        return denied
-    domains = domain_list(
+def domains_list(request: AuthenticatedHttpRequest, filters: Query[DomainFilters]) -> Any:
+    require_admin(request.user)
+    domains = selectors.domain_list(
         search=filters.search or "", tier=filters.tier or "", denied=filters.denied
     )
     count = domains.count()
@@ -120,11 +93,8 @@ def domains_list(request: HttpRequest, filters: Query[DomainFilters]) -> Any:
     response={200: DomainOut, 403: ErrorOut, 404: ErrorOut},
     summary="One domain, by id or name (admins)",
 )
-def domains_detail(request: HttpRequest, key: str) -> Any:
-    if denied := _forbidden(request):
-        return denied
-    domain = domain_get(key=key)
-    return domain if domain is not None else _not_found(key)
+def domains_detail(request: AuthenticatedHttpRequest, key: str) -> Any:
+    return selectors.domain_for_admin(user=request.user, key=key)
 
 
 @router.post(
@@ -132,15 +102,9 @@ def domains_detail(request: HttpRequest, key: str) -> Any:
     response={201: DomainOut, 400: ErrorOut, 403: ErrorOut, 409: ErrorOut, 422: ErrorOut},
     summary="Add a domain or suffix rule (admins)",
 )
-def domains_create(request: HttpRequest, payload: DomainIn) -> Any:
-    if denied := _forbidden(request):
-        return denied
-    try:
-        domain = domain_create(user=request.user, via="api", **payload.dict())
-    except DomainExists as exc:
-        return _error(409, "domain exists", str(exc))
-    except DomainError as exc:
-        return _error(400, "invalid domain", str(exc))
+def domains_create(request: AuthenticatedHttpRequest, payload: DomainIn) -> Any:
+    require_admin(request.user)
+    domain = domain_create(user=request.user, via="api", **payload.dict())
     return Status(201, domain)
 
 
@@ -149,25 +113,15 @@ def domains_create(request: HttpRequest, payload: DomainIn) -> Any:
     response={200: DomainOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
     summary="Change a domain by id or name (admins)",
 )
-def domains_patch(request: HttpRequest, key: str, payload: DomainPatch) -> Any:
-    if denied := _forbidden(request):
-        return denied
-    domain = domain_get(key=key)
-    if domain is None:
-        return _not_found(key)
+def domains_patch(request: AuthenticatedHttpRequest, key: str, payload: DomainPatch) -> Any:
+    domain = selectors.domain_for_admin(user=request.user, key=key)
     changes = payload.dict(exclude_unset=True)
     for field in ("name", "tier", "denied", "note"):
         if field in changes and changes[field] is None:
-            return _error(400, "invalid domain", f"{field} cannot be null")
+            raise DomainError(f"{field} cannot be null", field=field)
     if not changes:
-        return _error(400, "invalid domain", "nothing to change")
-    try:
-        domain = domain_update(domain=domain, user=request.user, via="api", **changes)
-    except DomainExists as exc:
-        return _error(409, "domain exists", str(exc))
-    except DomainError as exc:
-        return _error(400, "invalid domain", str(exc))
-    return domain
+        raise DomainError("nothing to change")
+    return domain_update(domain=domain, user=request.user, via="api", **changes)
 
 
 @router.delete(
@@ -175,11 +129,7 @@ def domains_patch(request: HttpRequest, key: str, payload: DomainPatch) -> Any:
     response={204: None, 403: ErrorOut, 404: ErrorOut},
     summary="Remove a domain by id or name (admins)",
 )
-def domains_delete(request: HttpRequest, key: str) -> Any:
-    if denied := _forbidden(request):
-        return denied
-    domain = domain_get(key=key)
-    if domain is None:
-        return _not_found(key)
+def domains_delete(request: AuthenticatedHttpRequest, key: str) -> Any:
+    domain = selectors.domain_for_admin(user=request.user, key=key)
     domain_delete(domain=domain, user=request.user, via="api")
     return Status(204, None)

@@ -33,6 +33,7 @@ from django.db.models.signals import post_delete, post_save
 from django.dispatch import receiver
 
 from claimcheck.config import get_config
+from claimcheck.errors import ApplicationError
 from evidence.models import Domain, Tier
 
 logger = logging.getLogger(__name__)
@@ -49,8 +50,24 @@ _TRUE = frozenset({"1", "true", "yes", "y", "denied"})
 _FALSE = frozenset({"", "0", "false", "no", "n", "allowed"})
 
 
-class DomainError(ValueError):
-    """A domain name or row that cannot be stored; the message says what is wrong."""
+class DomainError(ApplicationError):
+    """A domain name or row that cannot be stored; the message says what is wrong and `field`
+    which input. The API answers the message alone, as it always has."""
+
+    error = "invalid domain"
+
+    def __init__(self, message: str, *, field: str = "name") -> None:
+        super().__init__(message, field=field)
+
+    def payload(self) -> dict[str, Any]:
+        return {"error": self.error, "details": self.message}
+
+
+class DomainExists(DomainError):
+    """A domain with that name is already in the registry."""
+
+    status = 409
+    error = "domain exists"
 
 
 # --- host names ---------------------------------------------------------------------------------
@@ -370,7 +387,7 @@ class DomainCsvError(DomainError):
 
     def __init__(self, problems: list[CsvProblem]) -> None:
         self.problems = problems
-        super().__init__("; ".join(str(problem) for problem in problems))
+        super().__init__("; ".join(str(problem) for problem in problems), field="text")
 
 
 def parse_weight(raw: str | float | None) -> float | None:
@@ -379,16 +396,20 @@ def parse_weight(raw: str | float | None) -> float | None:
     try:
         weight = float(raw)
     except ValueError as exc:
-        raise DomainError(f"weight_override {raw!r} is not a number") from exc
+        raise DomainError(
+            f"weight_override {raw!r} is not a number", field="weight_override"
+        ) from exc
     if not 0.0 <= weight <= 1.0:  # also refuses NaN
-        raise DomainError(f"weight_override {raw!r} must be between 0 and 1")
+        raise DomainError(
+            f"weight_override {raw!r} must be between 0 and 1", field="weight_override"
+        )
     return weight
 
 
 def parse_tier(raw: str) -> str:
     tier = raw.strip().lower()
     if tier not in Tier.values:
-        raise DomainError(f"tier {raw!r} is not one of {', '.join(Tier.values)}")
+        raise DomainError(f"tier {raw!r} is not one of {', '.join(Tier.values)}", field="tier")
     return tier
 
 
@@ -396,7 +417,7 @@ def parse_note(raw: str) -> str:
     note = raw.strip()
     max_length = Domain._meta.get_field("note").max_length or 300
     if len(note) > max_length:
-        raise DomainError(f"the note is longer than {max_length} characters")
+        raise DomainError(f"the note is longer than {max_length} characters", field="note")
     return note
 
 
@@ -406,7 +427,7 @@ def _parse_bool(raw: str) -> bool:
         return True
     if value in _FALSE:
         return False
-    raise DomainError(f"denied {raw!r} must be true or false")
+    raise DomainError(f"denied {raw!r} must be true or false", field="denied")
 
 
 def parse_domains_csv(text: str) -> list[DomainRow]:

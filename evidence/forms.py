@@ -15,14 +15,6 @@ from evidence.models import Domain, Tier
 IMPORT_MAX_BYTES = 1_000_000
 
 
-def error_field(message: str) -> str:
-    """Which field a registry error is about, from its message."""
-    for name in ("weight_override", "tier", "note", "denied"):
-        if name.split("_")[0] in message:
-            return name
-    return "name"
-
-
 class DeskForm(forms.Form):
     """The review desk's forms: labels without a trailing colon."""
 

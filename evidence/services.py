@@ -9,7 +9,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 
 from evidence.domains import (
-    DomainError,
+    DomainExists,
     DomainRow,
     domains_to_csv,
     invalidate_cache,
@@ -24,10 +24,6 @@ from evidence.models import Domain, DomainAction, DomainChange, Tier
 logger = logging.getLogger(__name__)
 
 _UNSET: Any = object()
-
-
-class DomainExists(DomainError):
-    """A domain with that name is already in the registry."""
 
 
 AUDITED_FIELDS = ("name", "tier", "weight_override", "denied", "note")
@@ -60,18 +56,6 @@ def _change(
     return DomainChange(
         domain=domain, name=name, action=action, changes=diff, via=via, user=_acting(user)
     )
-
-
-def domain_get(*, key: str | int) -> Domain | None:
-    """A domain by id (digits) or by name (as typed: `*.gov`, `GOV.UK` and `.gov` all work)."""
-    text = str(key).strip()
-    if text.isdigit():
-        return Domain.objects.filter(pk=int(text)).first()
-    try:
-        name = normalize_domain_name(text)
-    except DomainError:
-        return None
-    return Domain.objects.filter(name=name).first()
 
 
 def domain_create(

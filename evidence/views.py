@@ -7,11 +7,12 @@ from __future__ import annotations
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from claimcheck.roles import admin_required
+from claimcheck.errors import form_error
+from claimcheck.roles import AuthenticatedHttpRequest, admin_required
 from evidence import selectors
 from evidence.domains import DomainCsvError, DomainError
 from evidence.forms import (
@@ -19,7 +20,6 @@ from evidence.forms import (
     DomainEditForm,
     DomainFilterForm,
     DomainImportForm,
-    error_field,
 )
 from evidence.models import Domain, DomainChange, Tier
 from evidence.services import (
@@ -39,7 +39,7 @@ def _partial(request: HttpRequest) -> bool:
 
 
 def _list_page(
-    request: HttpRequest, *, add_form: DomainAddForm | None = None, status: int = 200
+    request: AuthenticatedHttpRequest, *, add_form: DomainAddForm | None = None, status: int = 200
 ) -> HttpResponse:
     form = DomainFilterForm(request.GET or None)
     filters = form.values()
@@ -67,13 +67,13 @@ def _list_page(
 
 @admin_required
 @require_GET
-def domain_list(request: HttpRequest) -> HttpResponse:
+def domain_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _list_page(request)
 
 
 @admin_required
 @require_POST
-def domain_add(request: HttpRequest) -> HttpResponse:
+def domain_add(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = DomainAddForm(request.POST, prefix="new")
     if form.is_valid():
         data = form.cleaned_data
@@ -88,7 +88,7 @@ def domain_add(request: HttpRequest) -> HttpResponse:
                 via="web",
             )
         except DomainError as exc:
-            form.add_error(error_field(str(exc)), str(exc))
+            form_error(form, exc)
         else:
             messages.success(request, f"{domain.name} added.")
             return redirect(f"{reverse('domains')}?q={domain.name}")
@@ -96,7 +96,11 @@ def domain_add(request: HttpRequest) -> HttpResponse:
 
 
 def _row(
-    request: HttpRequest, domain: Domain, *, form: DomainEditForm | None = None, status: int = 200
+    request: AuthenticatedHttpRequest,
+    domain: Domain,
+    *,
+    form: DomainEditForm | None = None,
+    status: int = 200,
 ) -> HttpResponse:
     context = {"domain": domain, "tiers": Tier.choices, "focus": True}
     if form is None:
@@ -107,10 +111,10 @@ def _row(
 
 @admin_required
 @require_http_methods(["GET", "POST"])
-def domain_edit(request: HttpRequest, pk: int) -> HttpResponse:
+def domain_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """GET: the row as a form (HTMX) or an edit page. POST: save; the row comes back in place,
     or the form with its errors and status 422."""
-    domain = get_object_or_404(Domain.objects.select_related("updated_by"), pk=pk)
+    domain = selectors.domain_get(key=pk)
     if request.method == "GET":
         form = DomainEditForm.for_domain(domain)
         if _partial(request):
@@ -134,7 +138,7 @@ def domain_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 via="web",
             )
         except DomainError as exc:
-            form.add_error(error_field(str(exc)), str(exc))
+            form_error(form, exc)
         else:
             if _partial(request):
                 return _row(request, domain)
@@ -152,9 +156,9 @@ def domain_edit(request: HttpRequest, pk: int) -> HttpResponse:
 
 @admin_required
 @require_GET
-def domain_row(request: HttpRequest, pk: int) -> HttpResponse:
+def domain_row(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The row as it is (the inline edit's Cancel)."""
-    domain = get_object_or_404(Domain.objects.select_related("updated_by"), pk=pk)
+    domain = selectors.domain_get(key=pk)
     if not _partial(request):
         return redirect(f"{reverse('domains')}?q={domain.name}")
     return _row(request, domain)
@@ -162,8 +166,8 @@ def domain_row(request: HttpRequest, pk: int) -> HttpResponse:
 
 @admin_required
 @require_POST
-def domain_remove(request: HttpRequest, pk: int) -> HttpResponse:
-    domain = get_object_or_404(Domain, pk=pk)
+def domain_remove(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    domain = selectors.domain_get(key=pk)
     name = domain.name
     domain_delete(domain=domain, user=request.user, via="web")
     messages.success(request, f"{name} removed.")
@@ -175,7 +179,7 @@ def domain_remove(request: HttpRequest, pk: int) -> HttpResponse:
 
 @admin_required
 @require_http_methods(["GET", "POST"])
-def domain_import(request: HttpRequest) -> HttpResponse:
+def domain_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Upload or paste, see what would change line by line, then apply all of it or nothing."""
     form = DomainImportForm(request.POST or None, request.FILES or None)
     preview = None
@@ -208,7 +212,7 @@ def domain_import(request: HttpRequest) -> HttpResponse:
 
 @admin_required
 @require_GET
-def domain_export(request: HttpRequest) -> HttpResponse:
+def domain_export(request: AuthenticatedHttpRequest) -> HttpResponse:
     response = HttpResponse(domains_export(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="domains.csv"'
     return response
@@ -216,7 +220,7 @@ def domain_export(request: HttpRequest) -> HttpResponse:
 
 @admin_required
 @require_GET
-def domain_changes(request: HttpRequest) -> HttpResponse:
+def domain_changes(request: AuthenticatedHttpRequest) -> HttpResponse:
     q = request.GET.get("q", "").strip().lower()[:253]
     changes = DomainChange.objects.select_related("user").order_by("-at", "-id")
     if q:

@@ -214,7 +214,7 @@ def test_editors_get_403_on_every_domains_endpoint(api: Client) -> None:
 
     assert [r.status_code for r in responses] == [403] * 5
     assert all(
-        r.json() == {"error": "forbidden", "details": "only admins may manage domains"}
+        r.json() == {"error": "forbidden", "details": "this needs the admins group"}
         for r in responses
     )
     assert Domain.objects.count() == before
