@@ -3,6 +3,7 @@ bearer-token auth and the error shape ({"error", "details"}) every endpoint answ
 
 from __future__ import annotations
 
+import logging
 from http import HTTPStatus
 from typing import Any
 
@@ -16,6 +17,8 @@ from ninja.security import HttpBearer
 from claimcheck.errors import ApplicationError
 from claimcheck.models import ApiToken
 from claimcheck.roles import is_admin, is_editor
+
+logger = logging.getLogger(__name__)
 
 
 class TokenAuth(HttpBearer):
@@ -97,6 +100,13 @@ def _refused(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
     """Every service's refusal, mapped here once: its status, its label, its details (and what
     else its `payload` carries, such as each provider's reason when a search failed)."""
     return api.create_response(request, exc.payload(), status=exc.status)
+
+
+@api.exception_handler(Exception)
+def _crashed(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """A bug, not a refusal: logged with its traceback, answered in the API's shape."""
+    logger.exception("API handler crashed", extra={"path": request.path})
+    return error_response(request, 500, "unexpected error", type(exc).__name__)
 
 
 @api.exception_handler(HttpError)

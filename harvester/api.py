@@ -6,16 +6,15 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
 from ninja import Field, Query, Router, Schema, Status
 
 from claimcheck.daterange import SaneDate
-from claimcheck.roles import is_editor
+from claimcheck.roles import AuthenticatedHttpRequest, require_editor
 from claimcheck.schemas import OFFSET_MAX, ErrorOut
-from harvester.errors import HarvestError
+from harvester.errors import InvalidSearchRequest
 from harvester.marks import results_marked
 from harvester.models import SearchRun
-from harvester.selectors import processed_results, provider_counts, search_run_detail
+from harvester.selectors import processed_results, provider_counts, search_run_for_editor
 from harvester.selectors import search_run_list as select_runs
 from harvester.services import search_run_execute
 
@@ -86,9 +85,6 @@ class SearchRunPageOut(Schema):
     items: list[SearchRunSummaryOut]
 
 
-_FORBIDDEN = {"error": "forbidden", "details": "search runs are for editors"}
-
-
 def run_payload(run: SearchRun) -> dict[str, Any]:
     rows = processed_results(run=run)
     return {
@@ -126,27 +122,20 @@ def run_payload(run: SearchRun) -> dict[str, Any]:
     response={201: SearchRunOut, 400: ErrorOut, 403: ErrorOut, 500: ErrorOut, 502: ErrorOut},
     summary="Run a search: rewrite, query every provider at once, merge, store",
 )
-def create_search_run(request: HttpRequest, payload: SearchRunIn) -> Status | HttpResponse:
-    if not is_editor(request.user):
-        return Status(403, _FORBIDDEN)
+def create_search_run(request: AuthenticatedHttpRequest, payload: SearchRunIn) -> Status:
+    """A provider failure (HarvestError) is answered by the API root with its payload, which
+    carries each provider's reason beside the {"error", "details"} pair."""
+    require_editor(request.user)
     if not payload.query.strip():
-        return Status(400, {"error": "invalid request", "details": "query: must not be empty"})
+        raise InvalidSearchRequest("query: must not be empty")
     options = payload.options or SearchOptionsIn.model_validate({})
-    try:
-        run = search_run_execute(
-            query=payload.query,
-            provider=options.provider,
-            max_results=options.max_results,
-            lang=options.lang,
-            user=request.user,
-        )
-    except HarvestError as exc:
-        # Returned as is: a provider failure carries each provider's reason beside the
-        # {"error", "details"} pair, which the declared error schema would drop.
-        return JsonResponse(exc.payload(), status=exc.status)
-    except Exception as exc:
-        logger.exception("harvester: search run crashed")
-        return Status(500, {"error": "unexpected error", "details": type(exc).__name__})
+    run = search_run_execute(
+        query=payload.query,
+        provider=options.provider,
+        max_results=options.max_results,
+        lang=options.lang,
+        user=request.user,
+    )
     return Status(201, run_payload(run))
 
 
@@ -155,12 +144,8 @@ def create_search_run(request: HttpRequest, payload: SearchRunIn) -> Status | Ht
     response={200: SearchRunOut, 403: ErrorOut, 404: ErrorOut},
     summary="One run with its merged results",
 )
-def get_search_run(request: HttpRequest, run_id: int) -> Status:
-    if not is_editor(request.user):
-        return Status(403, _FORBIDDEN)
-    run = search_run_detail(run_id=run_id)
-    if run is None:
-        return Status(404, {"error": "not found", "details": f"no search run {run_id}"})
+def get_search_run(request: AuthenticatedHttpRequest, run_id: int) -> Status:
+    run = search_run_for_editor(user=request.user, run_id=run_id)
     return Status(200, run_payload(run))
 
 
@@ -170,15 +155,14 @@ def get_search_run(request: HttpRequest, run_id: int) -> Status:
     summary="Runs by original query and day range, newest first",
 )
 def list_search_runs(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     query: str | None = None,
     date_from: SaneDate | None = Query(None, alias="from"),  # noqa: B008
     date_to: SaneDate | None = Query(None, alias="to"),  # noqa: B008
     limit: int = Query(50, ge=1, le=200),
     offset: int = Query(0, ge=0, le=OFFSET_MAX),
 ) -> Status:
-    if not is_editor(request.user):
-        return Status(403, _FORBIDDEN)
+    require_editor(request.user)
     runs = select_runs(query=query, date_from=date_from, date_to=date_to)
     page = runs[offset : offset + limit]
     return Status(

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from django.db.models import Count, Prefetch, QuerySet
 from django.utils import timezone
 
+from claimcheck.errors import NotFound
+from claimcheck.roles import require_editor
 from harvester.models import ProcessedResult, SearchRun
 
 
@@ -45,6 +48,15 @@ def search_run_detail(*, run_id: int) -> SearchRun | None:
         )
         .first()
     )
+
+
+def search_run_for_editor(*, user: Any, run_id: int) -> SearchRun:
+    """`search_run_detail` for a user who must be an editor: `Forbidden`, then `NotFound`."""
+    require_editor(user)
+    run = search_run_detail(run_id=run_id)
+    if run is None:
+        raise NotFound(f"no search run {run_id}")
+    return run
 
 
 def processed_results(*, run: SearchRun) -> list[ProcessedResult]:

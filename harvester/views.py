@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import date
 
 from django.core.paginator import Paginator
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
 from claimcheck.daterange import RANGE_MESSAGE, date_in_range
-from claimcheck.roles import editor_required
+from claimcheck.roles import AuthenticatedHttpRequest, editor_required
 from harvester import selectors
 from harvester.marks import results_marked
 
@@ -28,7 +28,7 @@ def _day(raw: str | None) -> date | None:
 
 @editor_required
 @require_GET
-def search_run_list(request: HttpRequest) -> HttpResponse:
+def search_run_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     q = request.GET.get("q", "").strip()[:200]
     dates: dict[str, date | None] = {}
     problems = []
@@ -64,10 +64,8 @@ def search_run_list(request: HttpRequest) -> HttpResponse:
 
 @editor_required
 @require_GET
-def search_run_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    run = selectors.search_run_detail(run_id=pk)
-    if run is None:
-        raise Http404("No such search run.")
+def search_run_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    run = selectors.search_run_for_editor(user=request.user, run_id=pk)
     metrics = sorted((run.provider_metrics or {}).items())
     return render(
         request,

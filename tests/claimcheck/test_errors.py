@@ -13,7 +13,9 @@ from django.urls import include, path
 
 from claimcheck.api import api
 from claimcheck.errors import ApplicationError, Conflict, Forbidden, NotFound, form_error
+from claimcheck.models import ApiToken
 from claimcheck.roles import NEEDS_ADMIN, require_admin, require_editor
+from decisions import selectors
 
 
 def _refuse(request: HttpRequest, kind: str) -> HttpResponse:
@@ -83,3 +85,47 @@ def test_form_error_puts_the_refusal_beside_its_field_or_above_the_form() -> Non
     form_error(form, ApplicationError("the queue is down", field="queue"))
     assert form.errors["text"] == ["too short"]
     assert form.non_field_errors() == ["the queue is down"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "path",
+    ["/api/claims/999999", "/api/search-runs/999999", "/api/domains/nowhere.example"],
+)
+def test_an_outsider_is_refused_before_learning_whether_a_thing_exists(
+    outsider: Any, path: str
+) -> None:
+    _, raw = ApiToken.issue(user=outsider, name="tests")
+    response = Client(headers={"Authorization": f"Bearer {raw}"}).get(path)
+    assert response.status_code == 403
+    assert response.json()["error"] == "forbidden"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("path", "details"),
+    [
+        ("/api/claims/999999", "no claim 999999"),
+        ("/api/search-runs/999999", "no search run 999999"),
+        ("/api/domains/nowhere.example", "no domain 'nowhere.example'"),
+    ],
+)
+def test_a_missing_thing_is_a_404_in_the_api_shape(
+    admin_api_token: str, path: str, details: str
+) -> None:
+    response = Client(headers={"Authorization": f"Bearer {admin_api_token}"}).get(path)
+    assert response.status_code == 404
+    assert response.json() == {"error": "not found", "details": details}
+
+
+@pytest.mark.django_db
+def test_a_crash_in_a_handler_is_a_500_in_the_api_shape(
+    api: Client, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def crash(**kwargs: Any) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(selectors, "claim_for_editor", crash)
+    response = api.get("/api/claims/1")
+    assert response.status_code == 500
+    assert response.json() == {"error": "unexpected error", "details": "RuntimeError"}
