@@ -27,6 +27,7 @@ from harvester.schema import (
     MAX_KEYWORDS,
     MAX_QUERY_CHARS,
     QuerySchema,
+    QueryTooLong,
     SchemaError,
     compile_query,
     validate_schema,
@@ -209,10 +210,12 @@ def deterministic_rewrite(text: str) -> QuerySchema:
     while True:
         try:
             return validate_schema(data)
-        except SchemaError as exc:
-            if "over the" in str(exc) and len(data["keywords"]) > 1:
+        except QueryTooLong as exc:
+            if len(data["keywords"]) > 1:
                 data["keywords"] = data["keywords"][:-1]
                 continue
+            raise RewriteInvalid(str(exc)) from exc
+        except SchemaError as exc:
             raise RewriteInvalid(str(exc)) from exc
 
 

@@ -12,6 +12,7 @@ from datetime import date
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from harvester.placeholders import PLACEHOLDERS, placeholder_problem
 
@@ -38,6 +39,14 @@ _GEO = re.compile(r"^[A-Za-z]{2}$")
 
 class SchemaError(ValueError):
     """A schema, template or placeholder that fails validation. The message names the field."""
+
+
+class QueryTooLong(SchemaError):
+    """A schema that is sound but compiles to a query over MAX_QUERY_CHARS: shortening it (fewer
+    keywords) can make it fit."""
+
+
+QUERY_TOO_LONG = "query_too_long"
 
 
 class _Strict(BaseModel):
@@ -203,8 +212,10 @@ class QuerySchema(_Strict):
     def _length(self) -> QuerySchema:
         compiled = compile_query(self)
         if len(compiled) > MAX_QUERY_CHARS:
-            raise ValueError(
-                f"compiled query is {len(compiled)} characters, over the {MAX_QUERY_CHARS} limit"
+            raise PydanticCustomError(
+                QUERY_TOO_LONG,
+                "compiled query is {length} characters, over the {limit} limit",
+                {"length": len(compiled), "limit": MAX_QUERY_CHARS},
             )
         return self
 
@@ -274,4 +285,5 @@ def validate_schema(data: Any) -> QuerySchema:
     try:
         return QuerySchema.model_validate(data)
     except ValidationError as exc:
-        raise SchemaError(describe_error(exc)) from exc
+        only_length = all(item["type"] == QUERY_TOO_LONG for item in exc.errors())
+        raise (QueryTooLong if only_length else SchemaError)(describe_error(exc)) from exc

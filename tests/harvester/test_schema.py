@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from harvester.placeholders import PLACEHOLDERS
-from harvester.schema import MAX_QUERY_CHARS, SchemaError, validate_schema
+from harvester.schema import MAX_QUERY_CHARS, QueryTooLong, SchemaError, validate_schema
 
 keyword = st.text(
     alphabet=st.characters(
@@ -126,3 +126,12 @@ def test_only_whitelisted_placeholders_pass_in_dates(token: str) -> None:
     else:
         with pytest.raises(SchemaError, match=r"filters\.date_before: unknown placeholder"):
             validate_schema(data)
+
+
+def test_a_schema_too_long_when_compiled_is_told_apart_by_its_type() -> None:
+    long = {"keywords": ["y" * 150, "z" * 150, "w" * 150, "v" * 150]}
+    with pytest.raises(QueryTooLong, match="over the 512 limit"):
+        validate_schema(long)
+    with pytest.raises(SchemaError) as raised:
+        validate_schema({**long, "boolean": "XOR"})
+    assert not isinstance(raised.value, QueryTooLong)
