@@ -2,9 +2,9 @@
 "search again".
 
 `decide_from_history` is the single boundary the claim loop (and anything else) calls. Everything
-it needs is plain data: the task (claim text and timeframe), the history (weighted evidence, queries
-and pages used) and the attempt counters. Weights, the threshold and outcomes may change inside
-this module without changing that boundary.
+it needs is plain data: the question (claim text and timeframe), the history (weighted evidence,
+queries and pages used) and the attempt counters. Weights, the threshold and outcomes may change
+inside this module without changing that boundary.
 
 The rule, in full:
 - Only evidence that was read counts: a page's own text, or a search snippet once a check found
@@ -43,7 +43,9 @@ REFUTE = "refute"
 
 
 @dataclass(frozen=True)
-class SearchTask:
+class ClaimQuestion:
+    """What a claim asks the search: its text and the timeframe it is about."""
+
     text: str
     timeframe_start: datetime | None = None
     timeframe_end: datetime | None = None
@@ -241,18 +243,22 @@ def _side(hits: list[EvidenceHit]) -> SideTotal:
     )
 
 
-def _dated_inside(task: SearchTask, hit: EvidenceHit) -> bool:
+def _dated_inside(question: ClaimQuestion, hit: EvidenceHit) -> bool:
     """Whether a supporting hit fits the claim's timeframe. A window with a start needs the
     event dated inside it. A timeframe with only an end ("by the end of 2023") asks whether
     something was so by then: a hit that gives no date for it cannot place it after the end
     and counts, while one dated after the end does not."""
     if hit.in_window is not None:
         return hit.in_window
-    return task.timeframe_start is None
+    return question.timeframe_start is None
 
 
 def compute_totals(
-    *, task: SearchTask, history: SearchHistory, threshold: float, min_confidence: str = "low"
+    *,
+    question: ClaimQuestion,
+    history: SearchHistory,
+    threshold: float,
+    min_confidence: str = "low",
 ) -> Totals:
     """Each side's counted weight. Hits the stance reader was less sure of than
     `min_confidence` are left out."""
@@ -266,7 +272,7 @@ def compute_totals(
         if CONFIDENCE_RANK.get(hit.confidence, 0) < floor:
             continue
         if hit.stance == SUPPORT:
-            if task.has_timeframe and not _dated_inside(task, hit):
+            if question.has_timeframe and not _dated_inside(question, hit):
                 if hit.in_window is False:
                     outside.append(hit)
                 continue
@@ -283,7 +289,7 @@ def compute_totals(
 
 def decide_from_history(
     *,
-    task: SearchTask,
+    question: ClaimQuestion,
     history: SearchHistory,
     attempts: int,
     max_attempts: int,
@@ -300,14 +306,14 @@ def decide_from_history(
     readings count toward the lean hint, which `lean` sets. `final` ends the search now (it
     stopped paying), whatever attempts remain."""
     totals = compute_totals(
-        task=task, history=history, threshold=threshold, min_confidence=min_confidence
+        question=question, history=history, threshold=threshold, min_confidence=min_confidence
     )
     support_ok = totals.support.sufficient(threshold)
     refute_ok = totals.refute.sufficient(threshold)
-    every = compute_totals(task=task, history=history, threshold=threshold)
+    every = compute_totals(question=question, history=history, threshold=threshold)
     if support_ok and refute_ok:
         return _final(
-            task, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean, every
+            question, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean, every
         )
     if support_ok or refute_ok:
         winner, loser = (
@@ -315,22 +321,22 @@ def decide_from_history(
         )
         if max_opposition is not None and loser.total > max_opposition * winner.total + 1e-9:
             return _final(
-                task, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean, every
+                question, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean, every
             )
         outcome = Outcome.TRUE if support_ok else Outcome.FALSE
-        return _final(task, history, totals, outcome, VerdictReason.SUFFICIENT, lean, every)
+        return _final(question, history, totals, outcome, VerdictReason.SUFFICIENT, lean, every)
     if attempts < max_attempts and not final:
         return NeedMoreSearch(totals=totals)
     usable = [h for h in history.evidence if h.weight > 0 and h.read and h.stance in SIDES]
     reason = VerdictReason.INSUFFICIENT if usable else VerdictReason.NO_SOURCES
-    return _final(task, history, totals, Outcome.INVALID, reason, lean, every)
+    return _final(question, history, totals, Outcome.INVALID, reason, lean, every)
 
 
 SIDES = (SUPPORT, REFUTE)
 
 
 def _final(
-    task: SearchTask,
+    question: ClaimQuestion,
     history: SearchHistory,
     totals: Totals,
     outcome: Outcome,
@@ -364,7 +370,7 @@ def _final(
         support_total=totals.support.total,
         refute_total=totals.refute.total,
     )
-    proof = write_proof(task=task, result=result, totals=totals)
+    proof = write_proof(question=question, result=result, totals=totals)
     return Final(result=replace(result, proof=proof), totals=totals)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from decisions.decide import SearchTask
+from decisions.decide import ClaimQuestion
 from evidence.collect import Lead
 from evidence.domains import DomainRule, lookup, publisher_of
 from evidence.rerank import tokens
@@ -92,12 +92,12 @@ class GateDecision:
     scored: tuple[ScoredLead, ...] = field(default=())
 
 
-def _in_window(when: datetime | None, task: SearchTask) -> bool | None:
-    if when is None or not task.has_timeframe:
+def _in_window(when: datetime | None, question: ClaimQuestion) -> bool | None:
+    if when is None or not question.has_timeframe:
         return None
-    if task.timeframe_start and when < task.timeframe_start:
+    if question.timeframe_start and when < question.timeframe_start:
         return False
-    return not (task.timeframe_end and when > task.timeframe_end)
+    return not (question.timeframe_end and when > question.timeframe_end)
 
 
 def lead_relevance(lead: Lead, claim_words: set[str]) -> float:
@@ -108,14 +108,14 @@ def lead_relevance(lead: Lead, claim_words: set[str]) -> float:
     )
 
 
-def score_leads(*, leads: list[Lead], task: SearchTask) -> list[ScoredLead]:
-    claim_words = set(tokens(task.text))
+def score_leads(*, leads: list[Lead], question: ClaimQuestion) -> list[ScoredLead]:
+    claim_words = set(tokens(question.text))
     scored = []
     for lead in leads:
         rule = lookup(lead.url)
         cues = tuple(sorted({m.lower() for m in _CUE_RE.findall(f"{lead.title} {lead.url}")}))
         has_date = bool(_DATE_RE.search(lead.snippet))
-        in_window = _in_window(lead.published, task)
+        in_window = _in_window(lead.published, question)
         score = rule.weight + (0.3 if cues else 0) + (0.2 if has_date else 0)
         score += 0.2 if in_window else 0
         relevance = round(lead_relevance(lead, claim_words), 3)

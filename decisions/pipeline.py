@@ -22,11 +22,11 @@ from claimcheck.events import event_record
 from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
 from decisions.decide import (
     AgentResult,
+    ClaimQuestion,
     EvidenceHit,
     Final,
     Lean,
     SearchHistory,
-    SearchTask,
     Totals,
     compute_totals,
     decide_from_history,
@@ -86,7 +86,7 @@ class _Run:
     """What the loop knows about the current run of one claim, rebuilt from the database."""
 
     claim: Claim
-    task: SearchTask
+    question: ClaimQuestion
     config: PipelineConfig
 
     @property
@@ -283,7 +283,7 @@ def _sufficient(run: _Run, *, leads_as_read: bool) -> bool:
     threshold = budgets.agreement_score
     history = _history(run, leads_as_read=leads_as_read)
     totals = compute_totals(
-        task=run.task,
+        question=run.question,
         history=history,
         threshold=threshold,
         min_confidence=budgets.min_confidence,
@@ -337,7 +337,7 @@ def _verify_step(run: _Run, attempt: int, leads: list[Lead]) -> None:
     """Check the snippets that would decide the claim on their pages, before they count."""
     budgets = run.config.budgets
     totals = compute_totals(
-        task=run.task,
+        question=run.question,
         history=_history(run, leads_as_read=True),
         threshold=budgets.agreement_score,
     )
@@ -378,12 +378,14 @@ def _canonical(url: str) -> str:
         return url
 
 
-def clickdown_link(*, page: Page, task: SearchTask, skip: set[str]) -> tuple[str, str] | None:
+def clickdown_link(
+    *, page: Page, question: ClaimQuestion, skip: set[str]
+) -> tuple[str, str] | None:
     """The one link of a hub page worth following: on the hub's own publisher, not read yet,
     and the most about the claim by its anchor text and address (at least the crawl floor)."""
     links = page.metadata.get("hub_links", []) if isinstance(page.metadata, dict) else []
     home = publisher_of(page.final_url or page.url)
-    claim_words = set(tokens(task.text))
+    claim_words = set(tokens(question.text))
     if not claim_words or home is None:
         return None
     best: tuple[float, str, str] | None = None
@@ -409,7 +411,7 @@ def _crawl_step(run: _Run, attempt: int, picks: tuple[ScoredLead, ...]) -> None:
         crawled = run.crawled()
         if page is None or not is_hub(page) or len(crawled) >= budgets.total_crawls:
             continue
-        link = clickdown_link(page=page, task=run.task, skip=crawled)
+        link = clickdown_link(page=page, question=run.question, skip=crawled)
         if link is None:
             continue
         child = collect_evidence(
@@ -553,7 +555,7 @@ def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
     config = get_config()
     run = _Run(
         claim=claim,
-        task=SearchTask(
+        question=ClaimQuestion(
             text=claim.text,
             timeframe_start=claim.timeframe_start,
             timeframe_end=claim.timeframe_end,
@@ -593,7 +595,7 @@ def _loop(run: _Run) -> Verdict:
     budgets = run.config.budgets
     if run.config.factcheck.enabled:
         _factcheck_step(run)
-    base = compose_initial_query(task=run.task)
+    base = compose_initial_query(question=run.question)
     event_record(
         claim=run.claim,
         kind=EventKind.QUERY,
@@ -610,7 +612,7 @@ def _loop(run: _Run) -> Verdict:
     for attempt in range(1, budgets.max_queries + 1):
         if attempt > 1:
             composed = refine_query(
-                base=base, attempt=attempt, task=run.task, snippets=snippets, sent=sent
+                base=base, attempt=attempt, question=run.question, snippets=snippets, sent=sent
             )
             if composed is None:
                 break  # every tweak has been tried: decide with what there is
@@ -619,7 +621,7 @@ def _loop(run: _Run) -> Verdict:
         sent.add(schema.compile())
         leads = _leads(search_run, budgets.top_k_results)
         snippets.extend(f"{lead.title} {lead.snippet}" for lead in leads)
-        scored = score_leads(leads=leads, task=run.task)
+        scored = score_leads(leads=leads, question=run.question)
         authoritative = [s.lead for s in scored if s.usable and s.tier in AUTHORITATIVE]
         snippet_evidence(claim=run.claim, leads=authoritative, attempt=run.global_attempt(attempt))
         best = max([best, *(s.relevance for s in scored if s.usable)])
@@ -669,7 +671,7 @@ def _decide(run: _Run, attempt: int, *, last: bool) -> Any:
     budgets = run.config.budgets
     history = _history(run)
     decision = decide_from_history(
-        task=run.task,
+        question=run.question,
         history=history,
         attempts=attempt,
         max_attempts=budgets.max_queries,

@@ -18,7 +18,7 @@ from claimcheck.models import Outcome
 from decisions.models import VerdictReason
 
 if TYPE_CHECKING:
-    from decisions.decide import AgentResult, SearchTask, Source, Totals
+    from decisions.decide import AgentResult, ClaimQuestion, Source, Totals
     from decisions.models import Override
 
 _REASON_TEXT = {
@@ -39,9 +39,9 @@ def _escape(text: str) -> str:
     return re.sub(r"([\\`*_\[\]<>#|])", r"\\\1", " ".join(text.split()))
 
 
-def _timeframe(task: SearchTask) -> str:
-    start = task.timeframe_start.date().isoformat() if task.timeframe_start else None
-    end = task.timeframe_end.date().isoformat() if task.timeframe_end else None
+def _timeframe(question: ClaimQuestion) -> str:
+    start = question.timeframe_start.date().isoformat() if question.timeframe_start else None
+    end = question.timeframe_end.date().isoformat() if question.timeframe_end else None
     if start and end:
         return f" (timeframe {start} to {end})"
     if start:
@@ -78,11 +78,11 @@ def _sources_heading(result: AgentResult) -> str:
     return "**Sources weighed**"
 
 
-def template_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> str:
+def template_proof(*, question: ClaimQuestion, result: AgentResult, totals: Totals) -> str:
     outcome = Outcome(result.outcome).label
     reason = VerdictReason(result.reason)
     lines = [
-        f"**Claim:** {_escape(task.text)}{_timeframe(task)}",
+        f"**Claim:** {_escape(question.text)}{_timeframe(question)}",
         "",
         f"**Verdict: {outcome}**, because {_REASON_TEXT[reason]}.",
         "",
@@ -113,13 +113,13 @@ def template_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> 
     return "\n".join(lines)
 
 
-def llm_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> str:
+def llm_proof(*, question: ClaimQuestion, result: AgentResult, totals: Totals) -> str:
     prompt, _ = llm.load_prompt("proof")
     numbered = "\n".join(
         _source_line(i, s) for i, s in enumerate([*result.sources, *result.unsided], start=1)
     )
     user = (
-        f"Claim: {task.text}{_timeframe(task)}\n"
+        f"Claim: {question.text}{_timeframe(question)}\n"
         f"Verdict: {Outcome(result.outcome).label} ({_REASON_TEXT[VerdictReason(result.reason)]})\n"
         f"Support total {totals.support.total:.1f}, refute total {totals.refute.total:.1f}, "
         f"threshold {totals.threshold:.1f}.\n\nSources:\n{numbered or '(none)'}"
@@ -143,10 +143,10 @@ def check_citations(text: str, *, sources: list[Source]) -> None:
         )
 
 
-def write_proof(*, task: SearchTask, result: AgentResult, totals: Totals) -> str:
+def write_proof(*, question: ClaimQuestion, result: AgentResult, totals: Totals) -> str:
     if llm.is_enabled():
-        return llm_proof(task=task, result=result, totals=totals)
-    return template_proof(task=task, result=result, totals=totals)
+        return llm_proof(question=question, result=result, totals=totals)
+    return template_proof(question=question, result=result, totals=totals)
 
 
 _ALLOWED_TAGS = {"p", "strong", "em", "a", "ol", "ul", "li", "blockquote", "code", "br", "h3", "h4"}

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from decisions.decide import SearchTask
+from decisions.decide import ClaimQuestion
 from evidence.models import Domain, Tier
 from harvester.rewriter import RewriteInvalid, deterministic_rewrite, rewrite_query
 from harvester.schema import MAX_KEYWORDS, QuerySchema, validate_schema
@@ -45,25 +45,29 @@ def _core_terms(keywords: list[str]) -> list[str]:
     return (entities + others)[:CORE_TERMS]
 
 
-def _date_filters(task: SearchTask) -> dict[str, str | None]:
+def _date_filters(question: ClaimQuestion) -> dict[str, str | None]:
     """Publication dates worth searching. A window with a start bounds both ways: reports of
     an event in it appear soon after it. A timeframe with only an end ("by March 2024") does
     not: what happened before the end may be reported at any time since, and a publication-date
     filter would also drop every undated page. It is left unfiltered."""
-    if task.timeframe_start is None:
+    if question.timeframe_start is None:
         return {"date_after": None, "date_before": None}
-    after = (task.timeframe_start - DATES_BEFORE).date().isoformat()
-    before = (task.timeframe_end + DATES_AFTER).date().isoformat() if task.timeframe_end else None
+    after = (question.timeframe_start - DATES_BEFORE).date().isoformat()
+    before = (
+        (question.timeframe_end + DATES_AFTER).date().isoformat()
+        if question.timeframe_end
+        else None
+    )
     return {"date_after": after, "date_before": before}
 
 
-def compose_initial_query(*, task: SearchTask) -> QuerySchema:
-    rewrite = rewrite_query(text=task.text)
+def compose_initial_query(*, question: ClaimQuestion) -> QuerySchema:
+    rewrite = rewrite_query(text=question.text)
     keywords = _core_terms(rewrite.schema.keywords)
     filters = {
         **rewrite.schema.filters.model_dump(),
         "sites": rewrite.schema.filters.sites,
-        **_date_filters(task),
+        **_date_filters(question),
     }
     return validate_schema({"keywords": keywords, "boolean": "AND", "filters": filters})
 
@@ -103,21 +107,21 @@ def _with(base: QuerySchema, **changes: object) -> QuerySchema | None:
         return None
 
 
-def _timeframe_terms(task: SearchTask) -> list[str]:
-    start, end = task.timeframe_start, task.timeframe_end
+def _timeframe_terms(question: ClaimQuestion) -> list[str]:
+    start, end = question.timeframe_start, question.timeframe_end
     if start and end and (start.year, start.month) == (end.year, end.month):
         return [start.strftime("%B %Y")]
     when = start or end
     return [str(when.year)] if when else []
 
 
-def _all_terms(base: QuerySchema, task: SearchTask) -> list[str]:
+def _all_terms(base: QuerySchema, question: ClaimQuestion) -> list[str]:
     """The first query's terms and then every other term of the claim: with OR, a search engine
     ranks pages by how many of them (and how rare ones) they share, so more terms find pages
     that word the story differently."""
     terms = list(base.keywords)
     try:
-        extra = deterministic_rewrite(task.text).keywords
+        extra = deterministic_rewrite(question.text).keywords
     except RewriteInvalid:
         extra = []
     for term in extra:
@@ -127,19 +131,19 @@ def _all_terms(base: QuerySchema, task: SearchTask) -> list[str]:
 
 
 def _tweaks(
-    base: QuerySchema, task: SearchTask, snippets: list[str]
+    base: QuerySchema, question: ClaimQuestion, snippets: list[str]
 ) -> list[tuple[str, Callable[[], QuerySchema | None]]]:
     entities = snippet_entities(snippets, exclude=base.keywords)
     return [
         (
             "broaden to any of the claim's terms",
-            lambda: _with(base, boolean="OR", keywords=_all_terms(base, task)),
+            lambda: _with(base, boolean="OR", keywords=_all_terms(base, question)),
         ),
         (
             "add the timeframe",
             lambda: (
-                _with(base, keywords=[*base.keywords, *_timeframe_terms(task)])
-                if _timeframe_terms(task)
+                _with(base, keywords=[*base.keywords, *_timeframe_terms(question)])
+                if _timeframe_terms(question)
                 else None
             ),
         ),
@@ -164,11 +168,11 @@ def _tweaks(
 
 
 def refine_query(
-    *, base: QuerySchema, attempt: int, task: SearchTask, snippets: list[str], sent: set[str]
+    *, base: QuerySchema, attempt: int, question: ClaimQuestion, snippets: list[str], sent: set[str]
 ) -> ComposedQuery | None:
     """The query for `attempt` (2, 3, ...): the next tweak in the sequence that yields a query
     not sent before, or None when every tweak has been tried."""
-    tweaks = _tweaks(base, task, snippets)
+    tweaks = _tweaks(base, question, snippets)
     for name, build in tweaks[max(0, attempt - 2) :]:
         schema = build()
         if schema is not None and schema.compile() not in sent:

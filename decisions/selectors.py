@@ -223,7 +223,10 @@ class TimelineRun:
 
 
 @dataclass(frozen=True)
-class Totals:
+class AgreementBars:
+    """The decision's weights as the claim page draws them: each side against the agreement
+    threshold (the verdict's own totals are `decisions.decide.Totals`)."""
+
     support: float
     refute: float
     threshold: float
@@ -256,8 +259,8 @@ def _entry(event: PipelineEvent, run: int) -> TimelineEntry:
     return TimelineEntry(event=event, run=run, data=data)
 
 
-def _totals_from(payload: dict[str, Any]) -> Totals:
-    return Totals(
+def _totals_from(payload: dict[str, Any]) -> AgreementBars:
+    return AgreementBars(
         support=float(payload.get("support") or 0),
         refute=float(payload.get("refute") or 0),
         threshold=float(payload.get("threshold") or get_config().budgets.agreement_score),
@@ -285,11 +288,11 @@ def timeline(*, events: list[PipelineEvent]) -> list[TimelineRun]:
     return [TimelineRun(number, runs[number]) for number in sorted(runs, reverse=True)]
 
 
-def latest_totals(*, claim: Claim, events: list[PipelineEvent]) -> Totals:
+def latest_totals(*, claim: Claim, events: list[PipelineEvent]) -> AgreementBars:
     for event in reversed(events):
         if event.kind == EventKind.DECISION and event.payload.get("run") == claim.run_number:
             return _totals_from(event.payload)
-    return Totals(
+    return AgreementBars(
         support=claim.support_total,
         refute=claim.refute_total,
         threshold=get_config().budgets.agreement_score,
@@ -342,7 +345,7 @@ class ClaimPage:
     claim: Claim
     runs: list[TimelineRun]
     last_sequence: int
-    totals: Totals
+    totals: AgreementBars
     evidence: list[Evidence]
     verdict: Verdict | None
     proof_html: SafeString

@@ -15,7 +15,7 @@ from typing import Any
 
 from claimcheck.config import get_config
 from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
-from decisions.decide import EvidenceHit, Final, SearchHistory, SearchTask, decide_from_history
+from decisions.decide import ClaimQuestion, EvidenceHit, Final, SearchHistory, decide_from_history
 from decisions.errors import ClaimError
 from decisions.evaluation.dataset import Dataset, LabelledClaim
 from decisions.pipeline import claim_pipeline_run, evidence_hit, lean_rule
@@ -108,7 +108,7 @@ def _rule(claim: Claim, hits: list[EvidenceHit]) -> str:
     """The decision rule's outcome over these hits, with the search over."""
     budgets = get_config().budgets
     decision = decide_from_history(
-        task=SearchTask(
+        question=ClaimQuestion(
             text=claim.text,
             timeframe_start=claim.timeframe_start,
             timeframe_end=claim.timeframe_end,

@@ -10,23 +10,23 @@ from typing import Any
 import pytest
 
 from decisions.decide import (
+    ClaimQuestion,
     EvidenceHit,
     Final,
     Lean,
     NeedMoreSearch,
     SearchHistory,
-    SearchTask,
     decide_from_history,
 )
 from decisions.proof import check_citations, render_proof
 
-WINDOW = SearchTask(
+WINDOW = ClaimQuestion(
     text="The EU AI Act entered into force between 2024-07-01 and 2024-08-31",
     timeframe_start=datetime(2024, 7, 1, tzinfo=UTC),
     timeframe_end=datetime(2024, 8, 31, tzinfo=UTC),
 )
-OPEN = SearchTask(text="The EU AI Act entered into force in 2024")
-BY_END = SearchTask(
+OPEN = ClaimQuestion(text="The EU AI Act entered into force in 2024")
+BY_END = ClaimQuestion(
     text="The EU AI Act entered into force by the end of August 2024",
     timeframe_end=datetime(2024, 8, 31, tzinfo=UTC),
 )
@@ -54,10 +54,10 @@ def hit(
     )
 
 
-def hit_for(task: SearchTask, domain: str, tier: str, *, when: datetime) -> EvidenceHit:
-    """A supporting hit whose in_window is judged against `task`'s own timeframe."""
-    inside = (task.timeframe_start is None or when >= task.timeframe_start) and (
-        task.timeframe_end is None or when <= task.timeframe_end
+def hit_for(question: ClaimQuestion, domain: str, tier: str, *, when: datetime) -> EvidenceHit:
+    """A supporting hit whose in_window is judged against `question`'s own timeframe."""
+    inside = (question.timeframe_start is None or when >= question.timeframe_start) and (
+        question.timeframe_end is None or when <= question.timeframe_end
     )
     return EvidenceHit(
         url=f"https://{domain}/",
@@ -73,7 +73,7 @@ def hit_for(task: SearchTask, domain: str, tier: str, *, when: datetime) -> Evid
 @dataclass
 class Row:
     situation: str
-    task: SearchTask
+    question: ClaimQuestion
     hits: list[EvidenceHit]
     attempts: int
     expected: str  # "need_more_search" or "<outcome>/<reason>", "~<outcome>" for a lean hint
@@ -419,7 +419,7 @@ ROWS = [
 def test_the_decision_table(row: Row) -> None:
     history = SearchHistory(evidence=row.hits, queries=["q"] * row.attempts, pages_visited=2)
     decision = decide_from_history(
-        task=row.task,
+        question=row.question,
         history=history,
         attempts=row.attempts,
         max_attempts=10,
@@ -446,7 +446,7 @@ def test_a_final_result_has_the_agent_result_shape() -> None:
     ]
     history = SearchHistory(evidence=hits, queries=["a", "b"], pages_visited=3)
     decision = decide_from_history(
-        task=WINDOW, history=history, attempts=2, max_attempts=10, threshold=1.6
+        question=WINDOW, history=history, attempts=2, max_attempts=10, threshold=1.6
     )
     assert isinstance(decision, Final)
     result = decision.result
@@ -473,7 +473,7 @@ def test_the_threshold_comes_from_the_caller() -> None:
     hits = [hit("reuters.com", "wire"), hit("politico.eu", "trade")]
     history = SearchHistory(evidence=hits)
     lenient = decide_from_history(
-        task=WINDOW, history=history, attempts=1, max_attempts=10, threshold=1.4
+        question=WINDOW, history=history, attempts=1, max_attempts=10, threshold=1.4
     )
     assert isinstance(lenient, Final) and lenient.result.outcome == "true"
 
@@ -481,7 +481,7 @@ def test_the_threshold_comes_from_the_caller() -> None:
 def test_a_lean_is_a_hint_in_the_proof_never_the_outcome() -> None:
     history = SearchHistory(evidence=[hit("blog.example", "other")], queries=["q"] * 10)
     decision = decide_from_history(
-        task=WINDOW, history=history, attempts=10, max_attempts=10, threshold=1.6, lean=LEAN
+        question=WINDOW, history=history, attempts=10, max_attempts=10, threshold=1.6, lean=LEAN
     )
     assert isinstance(decision, Final)
     result = decision.result
@@ -497,7 +497,7 @@ def test_a_lean_is_a_hint_in_the_proof_never_the_outcome() -> None:
 def test_the_search_can_end_early_when_it_stops_paying() -> None:
     history = SearchHistory(evidence=[hit("europa.eu", "official")], queries=["q"] * 3)
     decision = decide_from_history(
-        task=WINDOW, history=history, attempts=3, max_attempts=10, threshold=1.6, final=True
+        question=WINDOW, history=history, attempts=3, max_attempts=10, threshold=1.6, final=True
     )
     assert isinstance(decision, Final)
     assert decision.result.outcome == "invalid"
@@ -512,7 +512,7 @@ def test_a_verdicts_sources_are_its_deciding_side_and_the_rest_is_listed_apart()
         hit("news.example", "other", when=OUTSIDE),
     ]
     decision = decide_from_history(
-        task=WINDOW,
+        question=WINDOW,
         history=SearchHistory(evidence=hits, queries=["q"]),
         attempts=1,
         max_attempts=10,
@@ -537,7 +537,7 @@ def test_a_conflict_lists_both_sides() -> None:
         hit("afp.com", "wire", "refute", when=None),
     ]
     decision = decide_from_history(
-        task=OPEN,
+        question=OPEN,
         history=SearchHistory(evidence=hits),
         attempts=1,
         max_attempts=10,
@@ -550,12 +550,12 @@ def test_a_conflict_lists_both_sides() -> None:
 
 def test_no_sources_is_said_only_when_nothing_was_read() -> None:
     decision = decide_from_history(
-        task=OPEN, history=SearchHistory(), attempts=10, max_attempts=10, threshold=1.6
+        question=OPEN, history=SearchHistory(), attempts=10, max_attempts=10, threshold=1.6
     )
     assert isinstance(decision, Final)
     assert "No sources found." in decision.result.proof
     neutral = decide_from_history(
-        task=OPEN,
+        question=OPEN,
         history=SearchHistory(evidence=[hit("politico.eu", "trade", "neutral", when=None)]),
         attempts=10,
         max_attempts=10,
@@ -601,7 +601,7 @@ def test_with_an_llm_configured_the_proof_is_written_by_it_and_may_cite_only_its
 
     def decide() -> Any:
         return decide_from_history(
-            task=WINDOW, history=history, attempts=1, max_attempts=10, threshold=1.6
+            question=WINDOW, history=history, attempts=1, max_attempts=10, threshold=1.6
         )
 
     with llm_mock(["The Commission's notice [1] and Reuters [2] both date it to 1 August."]):

@@ -6,14 +6,14 @@ from datetime import UTC, datetime
 
 import pytest
 
-from decisions.decide import SearchTask
+from decisions.decide import ClaimQuestion
 from decisions.gate import score_leads, select_for_crawl, snippet_gate
 from evidence.collect import Lead
 from tests.factories import DomainFactory
 
 pytestmark = pytest.mark.django_db
 
-TASK = SearchTask(
+TASK = ClaimQuestion(
     text="The Council adopted the Battery Passport Regulation in March 2025",
     timeframe_start=datetime(2025, 3, 1, tzinfo=UTC),
     timeframe_end=datetime(2025, 3, 31, 23, 59, tzinfo=UTC),
@@ -42,13 +42,13 @@ def lead(
 def test_authority_cues_and_dates_raise_a_score() -> None:
     plain = score_leads(
         leads=[lead("https://trade.example/a", title="Battery passports explained", snippet="n/a")],
-        task=TASK,
+        question=TASK,
     )[0]
     cued = score_leads(
         leads=[
             lead("https://trade.example/press-release", published=datetime(2025, 3, 28, tzinfo=UTC))
         ],
-        task=TASK,
+        question=TASK,
     )[0]
     assert plain.score == pytest.approx(0.6)
     assert cued.score == pytest.approx(0.6 + 0.3 + 0.2 + 0.2)
@@ -64,7 +64,7 @@ def test_it_picks_one_official_and_one_independent_source_never_two_of_one_domai
             lead("https://ministry.example/news"),
             lead("https://trade.example/story"),
         ],
-        task=TASK,
+        question=TASK,
     )
     picks = select_for_crawl(scored=scored, crawled=set(), limit=2, allow_other=False)
     assert [p.lead.url for p in picks] == [
@@ -80,7 +80,7 @@ def test_it_never_picks_social_or_denied_sources_or_pages_already_read() -> None
             lead("https://rumours.example/scoop"),
             lead("https://council.example/press"),
         ],
-        task=TASK,
+        question=TASK,
     )
     picks = select_for_crawl(
         scored=scored, crawled={"https://council.example/press"}, limit=2, allow_other=True
@@ -93,7 +93,7 @@ def test_an_unrelated_official_page_is_not_worth_a_crawl() -> None:
         leads=[
             lead("https://council.example/menu", title="Canteen menu for the week", snippet="Soup.")
         ],
-        task=TASK,
+        question=TASK,
     )
     gate = snippet_gate(
         scored=scored,
@@ -117,7 +117,7 @@ def test_an_official_page_far_less_about_the_claim_than_another_result_is_passed
             lead("https://trade.example/story"),
             lead("https://blog.example/passport"),
         ],
-        task=TASK,
+        question=TASK,
     )
     assert scored[0].lead.url == "https://ministry.example/news"  # the highest authority
     assert 0.25 < scored[0].relevance < 0.6  # about the claim, but far less than the others
@@ -131,7 +131,7 @@ def test_an_official_page_far_less_about_the_claim_than_another_result_is_passed
 
 
 def test_it_verifies_when_snippets_would_suffice_and_refines_when_the_budget_is_spent() -> None:
-    scored = score_leads(leads=[lead("https://council.example/press")], task=TASK)
+    scored = score_leads(leads=[lead("https://council.example/press")], question=TASK)
 
     def gate(*, sufficient: bool, crawls_left: int) -> str:
         decision = snippet_gate(
@@ -163,7 +163,7 @@ def test_among_results_worth_reading_the_one_most_about_the_claim_is_read_first(
                 "The Council adopted the Battery Passport Regulation on 28 March 2025.",
             ),
         ],
-        task=TASK,
+        question=TASK,
     )
 
     picks = select_for_crawl(scored=scored, crawled=set(), limit=1, allow_other=False)
