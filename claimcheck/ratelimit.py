@@ -17,19 +17,24 @@ from typing import Any, Protocol
 from django.conf import settings
 
 
-class Bucket(Protocol):
+class TokenBucket(Protocol):
+    """A rate limit as a bucket of tokens: what every caller holds, whichever of the two below
+    keeps the tokens."""
+
     rate_per_minute: int
 
     def configure(self, rate_per_minute: int) -> None: ...
 
     def reserve(self, *, max_wait: float) -> float | None: ...
 
+    def reset(self) -> None: ...
+
 
 def _capacity(per_second: float) -> float:
     return max(1.0, per_second * 10)
 
 
-class TokenBucket:
+class LocalTokenBucket:
     """A bucket in this process."""
 
     def __init__(self, rate_per_minute: int, *, clock: Callable[[], float] = time.monotonic):
@@ -60,8 +65,14 @@ class TokenBucket:
             self.tokens -= 1
             return wait
 
+    def reset(self) -> None:
+        """Full again, as when it was made."""
+        with self.lock:
+            self.tokens = self.capacity
+            self.updated = self.clock()
 
-# The same arithmetic as TokenBucket.reserve, done atomically inside Redis on Redis's clock (so
+
+# The same arithmetic as LocalTokenBucket.reserve, done atomically inside Redis on Redis's clock (so
 # machines whose clocks differ still agree). Returns the wait as a string, "-1" for refused.
 _RESERVE = """
 local per_second = tonumber(ARGV[1])
@@ -129,12 +140,12 @@ class RedisTokenBucket:
         _redis(self.url).delete(self.key)
 
 
-def token_bucket(name: str, rate_per_minute: int) -> TokenBucket | RedisTokenBucket:
+def token_bucket(name: str, rate_per_minute: int) -> TokenBucket:
     """The bucket for `name`: shared through Redis when REDIS_URL is set, else this process's."""
     url = redis_url()
     if url:
         return RedisTokenBucket(f"claimcheck:bucket:{name}", rate_per_minute, url=url)
-    return TokenBucket(rate_per_minute)
+    return LocalTokenBucket(rate_per_minute)
 
 
 # A circuit breaker kept in Redis, for the same reason as the bucket: with several workers, one

@@ -18,7 +18,7 @@ from typing import Literal
 
 from decisions.decide import ClaimQuestion
 from evidence.collect import Lead
-from evidence.domains import DomainRule, lookup, publisher_of
+from evidence.domains import DomainRule, publisher_of, weigh_source
 from evidence.rerank import tokens
 
 CUES = (
@@ -112,7 +112,7 @@ def score_leads(*, leads: list[Lead], question: ClaimQuestion) -> list[ScoredLea
     claim_words = set(tokens(question.text))
     scored = []
     for lead in leads:
-        rule = lookup(lead.url)
+        rule = weigh_source(lead.url)
         cues = tuple(sorted({m.lower() for m in _CUE_RE.findall(f"{lead.title} {lead.url}")}))
         has_date = bool(_DATE_RE.search(lead.snippet))
         in_window = _in_window(lead.published, question)

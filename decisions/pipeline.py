@@ -50,7 +50,7 @@ from evidence.collect import (
     snippet_evidence,
     snippet_verify,
 )
-from evidence.domains import lookup, publisher_of
+from evidence.domains import publisher_of, weigh_source
 from evidence.factcheck import factcheck_lookup
 from evidence.fetching.pages import cached_page
 from evidence.models import ContentDepth, Evidence, Method, Page, Stance, VerificationStatus
@@ -126,7 +126,7 @@ class _Run:
 def evidence_hit(row: Evidence) -> EvidenceHit:
     """A stored Evidence row as the decision module sees it. A reprint of another publisher's
     story weighs what its original publisher weighs."""
-    weight = lookup(row.syndicated_from).weight if row.syndicated_from else row.weight
+    weight = weigh_source(row.syndicated_from).weight if row.syndicated_from else row.weight
     return EvidenceHit(
         url=row.url,
         domain=row.domain,
@@ -223,7 +223,7 @@ def _factcheck_step(run: _Run) -> None:
     matches = factcheck_lookup(claim=run.claim)
     counted = 0
     for match in matches:
-        rule = lookup(match.publisher_site or match.url)
+        rule = weigh_source(match.publisher_site or match.url)
         stance = _rating_stance(match.rating)
         if rule.matched is None or rule.denied or rule.weight <= 0 or stance == Stance.NEUTRAL:
             continue
@@ -419,7 +419,7 @@ def _crawl_step(run: _Run, attempt: int, picks: tuple[ScoredLead, ...]) -> None:
             leads=[Lead(url=link[0], title=link[1])],
             attempt=run.global_attempt(attempt),
         )
-        _crawl_record(run, attempt, _canonical(link[0]), lookup(link[0]).tier, child, via=url)
+        _crawl_record(run, attempt, _canonical(link[0]), weigh_source(link[0]).tier, child, via=url)
 
 
 def _crawl_record(

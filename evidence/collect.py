@@ -27,7 +27,7 @@ from claimcheck import llm
 from claimcheck.config import get_config
 from claimcheck.models import Claim
 from evidence.chunking import chunk_text
-from evidence.domains import DomainRule, lookup, publisher_of
+from evidence.domains import DomainRule, publisher_of, weigh_source
 from evidence.fetching import pages_fetch
 from evidence.models import ContentDepth, Evidence, Method, Page, VerificationStatus
 from evidence.rerank import rerank
@@ -86,7 +86,7 @@ def is_hub(page: Page | None) -> bool:
 
 def _source_of(url: str) -> bool:
     """Whether `url` may be a source at all: a publisher's host, not denied."""
-    return publisher_of(url) is not None and not lookup(url).denied
+    return publisher_of(url) is not None and not weigh_source(url).denied
 
 
 def _row(
@@ -252,7 +252,7 @@ def _rows_for_page(
 ) -> list[Evidence]:
     if page is None or not findings:
         return []
-    rule = lookup(page.final_url or page.url)
+    rule = weigh_source(page.final_url or page.url)
     return [
         _row(
             claim=claim,
@@ -288,7 +288,7 @@ def _snippet_rows(
         finding=finding,
         url=url,
         title=lead.title or (page.title if page else ""),
-        rule=lookup(lead.url),
+        rule=weigh_source(lead.url),
         page=page,
         published_at=lead.published or (page.published_at if page else None),
         depth=ContentDepth.SNIPPET,

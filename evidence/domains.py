@@ -204,7 +204,7 @@ def normalize_domain_name(raw: str) -> str:
     return ("." if suffix_rule else "") + bare
 
 
-# --- lookup -------------------------------------------------------------------------------------
+# --- weighing a source ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -324,8 +324,9 @@ def _candidates(host: str) -> list[str]:
     return names
 
 
-def lookup(url_or_host: str) -> DomainRule:
-    """The registry's verdict on a URL or host: the longest matching rule, or tier `other`."""
+def weigh_source(url_or_host: str) -> DomainRule:
+    """How much a source counts: the registry's rule for a URL or host (its tier, weight and
+    whether it is denied), from the longest matching row, or tier `other`."""
     host = host_of(url_or_host)
     registrable = registrable_domain(host) if host else ""
     rows = _table.rows()
@@ -355,7 +356,7 @@ def lookup(url_or_host: str) -> DomainRule:
 
 
 def is_denied(url_or_host: str) -> bool:
-    return lookup(url_or_host).denied
+    return weigh_source(url_or_host).denied
 
 
 # --- CSV ----------------------------------------------------------------------------------------

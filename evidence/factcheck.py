@@ -25,7 +25,7 @@ from django.utils.dateparse import parse_date, parse_datetime
 from claimcheck import http
 from claimcheck.config import FactCheckConfig, get_config
 from claimcheck.models import Claim, claim_hash, normalize_claim_text
-from claimcheck.ratelimit import RedisTokenBucket, TokenBucket, token_bucket
+from claimcheck.ratelimit import TokenBucket, token_bucket
 from evidence.domains import host_of
 from evidence.models import FactCheckCache, FactCheckMatch
 
@@ -39,10 +39,10 @@ _MAX_WAIT_S = 2.0
 
 
 _bucket_lock = threading.Lock()
-_bucket: TokenBucket | RedisTokenBucket | None = None
+_bucket: TokenBucket | None = None
 
 
-def _rate_limiter(rate_per_minute: int) -> TokenBucket | RedisTokenBucket:
+def _rate_limiter(rate_per_minute: int) -> TokenBucket:
     global _bucket
     with _bucket_lock:
         if _bucket is None or _bucket.rate_per_minute != rate_per_minute:
@@ -64,7 +64,7 @@ def reset_rate_limiter() -> None:
     """Start from a full bucket (tests; a changed configuration)."""
     global _bucket
     with _bucket_lock:
-        if isinstance(_bucket, RedisTokenBucket):
+        if _bucket is not None:
             _bucket.reset()
         _bucket = None
 

@@ -87,7 +87,8 @@ def dedupe_hash(url: str) -> str:
     return hashlib.sha1(canonicalize_url(url).encode("utf-8"), usedforsecurity=False).hexdigest()
 
 
-def host_of(url: str) -> str:
-    """The host of a canonical URL, without `www.`: what site filters compare against."""
+def site_of(url: str) -> str:
+    """The site of a canonical URL: its host without `www.`, what site filters compare against.
+    (`evidence.domains.host_of` keeps the `www.`: the registry matches the host as served.)"""
     host = (urlsplit(url).hostname or "").lower().rstrip(".")
     return host[4:] if host.startswith("www.") else host

@@ -20,7 +20,7 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
-from harvester.canonical import canonicalize_url, host_of
+from harvester.canonical import canonicalize_url, site_of
 from harvester.models import LocalDocument
 from harvester.schema import QuerySchema
 from harvester.textutil import STOPWORDS, make_snippet
@@ -85,7 +85,7 @@ def index_document(
             url_hash=url_hash,
             defaults={
                 "url": canonical,
-                "domain": host_of(canonical),
+                "domain": site_of(canonical),
                 "title": title,
                 "text": text,
                 "published": _aware(published),

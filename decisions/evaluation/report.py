@@ -22,7 +22,7 @@ from decisions.evaluation.metrics import (
 )
 from decisions.evaluation.runner import ClaimResult
 from decisions.evaluation.web import WebSummary
-from evidence.domains import lookup, publisher_of
+from evidence.domains import publisher_of, weigh_source
 
 WORST = 10
 EVIDENCE_SHOWN = 5
@@ -51,7 +51,7 @@ def reachable(urls: tuple[str, ...], threshold: float) -> bool:
     publishers. A claim that cannot is Invalid whatever the stance reader does."""
     best: dict[str, float] = {}
     for url in urls:
-        rule = lookup(url)
+        rule = weigh_source(url)
         publisher = publisher_of(url)
         if rule.denied or rule.weight <= 0 or publisher is None:
             continue

@@ -27,7 +27,6 @@ from claimcheck import http
 from claimcheck.config import ProviderConfig
 from claimcheck.ratelimit import (
     RedisCircuitBreaker,
-    RedisTokenBucket,
     TokenBucket,
     redis_url,
     token_bucket,
@@ -156,7 +155,7 @@ class CircuitBreaker:
 
 @dataclass
 class _State:
-    bucket: TokenBucket | RedisTokenBucket
+    bucket: TokenBucket
     breaker: CircuitBreaker | RedisCircuitBreaker
 
 

@@ -29,7 +29,7 @@ from decisions.evaluation.metrics import (
 from decisions.evaluation.report import retrieval_recall
 from decisions.evaluation.runner import ClaimResult
 from decisions.evaluation.web import offline_web, page_text, render_page, web_load
-from evidence.domains import lookup
+from evidence.domains import weigh_source
 from evidence.fetching import page_fetch
 from evidence.models import Page
 from harvester.canonical import canonicalize_url
@@ -325,7 +325,7 @@ def test_the_offline_web_is_found_only_by_searching_and_denied_pages_are_not_sto
     assert "opened its new container terminal on 12 March 2024" in page.text
     hits = search_documents(query="Halvik container terminal")
     assert {hit.url for hit in hits} >= {page.url}
-    assert lookup("https://fakecures.example/tessel-water-cures-colds").denied
+    assert weigh_source("https://fakecures.example/tessel-water-cures-colds").denied
     assert not Page.objects.filter(url__contains="fakecures").exists()
     assert LocalDocument.objects.filter(url__contains="fakecures").exists()
 

@@ -19,10 +19,10 @@ from evidence.domains import (
     DomainError,
     default_domain_rows,
     is_denied,
-    lookup,
     normalize_domain_name,
     parse_domains_csv,
     registrable_domain,
+    weigh_source,
 )
 from evidence.models import Domain, Tier
 from tests.evidence.factories import use_config
@@ -114,16 +114,16 @@ def test_things_that_are_not_domain_names_are_refused(raw: str) -> None:
 def test_the_shipped_list_sorts_well_known_sources_into_tiers(
     url: str, tier: str, matched: str | None
 ) -> None:
-    rule = lookup(url)
+    rule = weigh_source(url)
 
     assert (rule.tier, rule.matched, rule.denied) == (tier, matched, False)
 
 
 @pytest.mark.django_db
 def test_social_networks_count_for_nothing_by_default() -> None:
-    assert lookup("https://www.facebook.com/page").weight == 0.0
-    assert lookup("https://www.reuters.com/").weight == 0.8
-    assert lookup("https://www.cdc.gov/").weight == 1.0
+    assert weigh_source("https://www.facebook.com/page").weight == 0.0
+    assert weigh_source("https://www.reuters.com/").weight == 0.8
+    assert weigh_source("https://www.cdc.gov/").weight == 1.0
 
 
 @pytest.mark.django_db
@@ -139,27 +139,27 @@ def test_the_shipped_list_has_a_note_on_every_row() -> None:
 def test_the_longest_matching_rule_wins() -> None:
     DomainFactory.create(name="data.example.gov", tier=Tier.OTHER, note="a data broker on .gov")
 
-    assert lookup("https://www.data.example.gov/x").matched == "data.example.gov"
-    assert lookup("https://www.data.example.gov/x").tier == "other"
-    assert lookup("https://other.example.gov/x").tier == "official"
+    assert weigh_source("https://www.data.example.gov/x").matched == "data.example.gov"
+    assert weigh_source("https://www.data.example.gov/x").tier == "other"
+    assert weigh_source("https://other.example.gov/x").tier == "official"
 
 
 @pytest.mark.django_db
 def test_a_rule_matches_whole_labels_only() -> None:
     DomainFactory.create(name="box.example", tier=Tier.WIRE)
 
-    assert lookup("https://sandbox.example/").matched is None
-    assert lookup("https://mail.box.example/").matched == "box.example"
-    assert lookup("https://notgov.com/").tier == "other"
+    assert weigh_source("https://sandbox.example/").matched is None
+    assert weigh_source("https://mail.box.example/").matched == "box.example"
+    assert weigh_source("https://notgov.com/").tier == "other"
 
 
 @pytest.mark.django_db
 def test_a_suffix_rule_covers_hosts_under_it_and_the_suffix_itself() -> None:
     DomainFactory.create(name=".example.test", tier=Tier.TRADE)
 
-    assert lookup("https://a.b.example.test/").matched == ".example.test"
-    assert lookup("https://example.test/").matched == ".example.test"
-    assert lookup("https://myexample.test/").matched is None
+    assert weigh_source("https://a.b.example.test/").matched == ".example.test"
+    assert weigh_source("https://example.test/").matched == ".example.test"
+    assert weigh_source("https://myexample.test/").matched is None
 
 
 @pytest.mark.django_db
@@ -168,9 +168,9 @@ def test_the_weight_override_beats_the_tier_weight(settings: Any, tmp_path: Path
     DomainFactory.create(name="journal.example", tier=Tier.TRADE, weight_override=0.9)
     DomainFactory.create(name="magazine.example", tier=Tier.TRADE)
 
-    assert lookup("https://journal.example/").weight == 0.9
-    assert lookup("https://magazine.example/").weight == 0.5
-    assert lookup("https://nobody.example/").weight == 0.3
+    assert weigh_source("https://journal.example/").weight == 0.9
+    assert weigh_source("https://magazine.example/").weight == 0.5
+    assert weigh_source("https://nobody.example/").weight == 0.3
 
 
 @pytest.mark.django_db
@@ -188,7 +188,7 @@ def test_an_ip_address_matches_only_a_rule_for_itself() -> None:
 
     assert is_denied("http://203.0.113.7/x")
     assert not is_denied("http://203.0.113.8/x")
-    assert lookup("http://203.0.113.7/").registrable == "203.0.113.7"
+    assert weigh_source("http://203.0.113.7/").registrable == "203.0.113.7"
 
 
 # --- the in-memory table ------------------------------------------------------------------------
@@ -197,14 +197,14 @@ def test_an_ip_address_matches_only_a_rule_for_itself() -> None:
 @pytest.mark.django_db
 def test_a_change_saved_in_this_process_is_seen_at_once() -> None:
     domain = DomainFactory.create(name="news-site.example", tier=Tier.OTHER)
-    assert lookup("https://news-site.example/").tier == "other"
+    assert weigh_source("https://news-site.example/").tier == "other"
 
     domain.tier = Tier.WIRE
     domain.save()
-    assert lookup("https://news-site.example/").tier == "wire"
+    assert weigh_source("https://news-site.example/").tier == "wire"
 
     domain.delete()
-    assert lookup("https://news-site.example/").matched is None
+    assert weigh_source("https://news-site.example/").matched is None
 
 
 @pytest.mark.django_db
@@ -229,16 +229,16 @@ def test_a_change_made_by_another_process_is_seen_after_the_recheck_interval(
     monkeypatch.setattr(domains, "_table", domains._Table())
     # Written without signals, as if committed by another process before this one looked.
     Domain.objects.bulk_create([Domain(name="elsewhere.example", tier=Tier.OTHER)])
-    assert lookup("https://elsewhere.example/").tier == "other"  # cached at t=1000
+    assert weigh_source("https://elsewhere.example/").tier == "other"  # cached at t=1000
 
     # Another process saves the row: no signal reaches this one.
     Domain.objects.filter(name="elsewhere.example").update(
         tier=Tier.WIRE, updated_at=timezone.now()
     )
     clock[0] += 1
-    assert lookup("https://elsewhere.example/").tier == "other"  # within the recheck interval
+    assert weigh_source("https://elsewhere.example/").tier == "other"  # within the recheck interval
     clock[0] += domains._RECHECK_SECONDS
-    assert lookup("https://elsewhere.example/").tier == "wire"
+    assert weigh_source("https://elsewhere.example/").tier == "wire"
 
 
 # --- CSV ----------------------------------------------------------------------------------------
@@ -327,7 +327,7 @@ def test_import_updates_existing_domains_and_creates_new_ones(
 
     assert "1 created, 1 updated" in capsys.readouterr().out
     assert Domain.objects.get(name="reuters.com").weight_override == 0.9
-    assert lookup("https://www.reuters.com/").weight == 0.9
+    assert weigh_source("https://www.reuters.com/").weight == 0.9
     assert Domain.objects.get(name="newcomer.example").tier == "trade"
 
 

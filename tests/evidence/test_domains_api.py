@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from evidence.domains import lookup
+from evidence.domains import weigh_source
 from evidence.models import Domain, Tier
 from tests.factories import DomainFactory
 
@@ -85,7 +85,7 @@ def test_admins_create_a_domain_that_takes_effect_at_once(
     assert body["name"] == ".gazette.example"
     assert body["updated_by"] == admin_user.username
     assert Domain.objects.get(name=".gazette.example").updated_by == admin_user
-    rule = lookup("https://www.gazette.example/a")
+    rule = weigh_source("https://www.gazette.example/a")
     assert (rule.tier, rule.weight) == ("trade", 0.7)
 
 
@@ -96,7 +96,7 @@ def test_admins_patch_a_domain_by_name(admin_api: Client, admin_user: Any) -> No
     reuters = Domain.objects.get(name="reuters.com")
     assert (reuters.denied, reuters.note, reuters.tier) == (True, "paused for review", "wire")
     assert reuters.updated_by == admin_user
-    assert lookup("https://www.reuters.com/").denied
+    assert weigh_source("https://www.reuters.com/").denied
 
 
 def test_admins_patch_a_domain_by_id_and_can_clear_the_weight(admin_api: Client) -> None:
@@ -107,7 +107,7 @@ def test_admins_patch_a_domain_by_id_and_can_clear_the_weight(admin_api: Client)
     assert response.status_code == 200
     domain.refresh_from_db()
     assert (domain.tier, domain.weight_override) == ("wire", None)
-    assert lookup("https://weighted.example/").weight == 0.8
+    assert weigh_source("https://weighted.example/").weight == 0.8
 
 
 def test_admins_rename_a_domain(admin_api: Client) -> None:
@@ -122,13 +122,13 @@ def test_admins_rename_a_domain(admin_api: Client) -> None:
 
 def test_admins_delete_a_domain(admin_api: Client) -> None:
     DomainFactory.create(name="gone.example", denied=True)
-    assert lookup("https://gone.example/").denied
+    assert weigh_source("https://gone.example/").denied
 
     response = admin_api.delete("/api/domains/gone.example")
 
     assert response.status_code == 204
     assert not Domain.objects.filter(name="gone.example").exists()
-    assert not lookup("https://gone.example/").denied
+    assert not weigh_source("https://gone.example/").denied
     assert admin_api.delete("/api/domains/gone.example").status_code == 404
 
 

@@ -16,6 +16,7 @@ from django.forms.models import model_to_dict
 from django.utils import timezone
 
 from claimcheck.models import claim_hash
+from claimcheck.ratelimit import LocalTokenBucket
 from evidence import factcheck
 from evidence.factcheck import API_URL, factcheck_lookup
 from evidence.models import FactCheckCache, FactCheckMatch
@@ -227,7 +228,7 @@ def test_calls_beyond_the_rate_limit_are_skipped(
 
 def test_the_token_bucket_refills_over_time() -> None:
     clock = [0.0]
-    bucket = factcheck.TokenBucket(60, clock=lambda: clock[0])  # one a second, bursts of ten
+    bucket = LocalTokenBucket(60, clock=lambda: clock[0])  # one a second, bursts of ten
 
     taken = sum(bucket.reserve(max_wait=0) is not None for _ in range(12))
     clock[0] += 2.0

@@ -10,9 +10,10 @@ import pytest
 import respx
 
 from claimcheck.config import ProviderConfig
+from claimcheck.ratelimit import LocalTokenBucket
 from harvester.models import ProviderStatus
 from harvester.providers import get_provider
-from harvester.providers.base import CircuitBreaker, HttpProvider, TokenBucket
+from harvester.providers.base import CircuitBreaker, HttpProvider
 from harvester.schema import validate_schema
 
 SCHEMA = validate_schema({"keywords": ["inflation"]})
@@ -29,7 +30,7 @@ class Clock:
 
 def test_the_token_bucket_allows_a_burst_then_asks_to_wait_for_the_next_token() -> None:
     clock = Clock()
-    bucket = TokenBucket(6, clock=clock)  # one token every 10 s, burst of one
+    bucket = LocalTokenBucket(6, clock=clock)  # one token every 10 s, burst of one
     assert bucket.reserve(max_wait=0) == 0
     assert bucket.reserve(max_wait=0) is None
     assert bucket.reserve(max_wait=30) == pytest.approx(10)

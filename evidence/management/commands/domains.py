@@ -8,7 +8,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from evidence.domains import DomainCsvError, host_of, lookup
+from evidence.domains import DomainCsvError, host_of, weigh_source
 from evidence.models import Domain, Tier
 from evidence.services import domains_export, domains_import
 
@@ -104,7 +104,7 @@ class Command(BaseCommand):
     def _check(self, url: str) -> None:
         if not host_of(url):
             raise CommandError(f"{url!r} has no host name")
-        rule = lookup(url)
+        rule = weigh_source(url)
         self.stdout.write(
             f"host {host_of(url)}  registrable {rule.registrable}  rule {rule.matched or '(none)'}"
             f"  tier {rule.tier}  weight {rule.weight:g}  {'DENIED' if rule.denied else 'allowed'}"
