@@ -25,7 +25,7 @@ import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import ModuleType
 from typing import Any, Generic, Literal, TypeVar
 
@@ -269,8 +269,8 @@ def _complete(
     config: LLMConfig,
     json_mode: bool,
     mock_response: MockResponse | None,
-) -> tuple[str, str, float, int, int, int]:
-    """One chat call. Returns (text, model, cost, prompt tokens, completion tokens, latency)."""
+) -> LLMResult[str]:
+    """One chat call. The value is the reply as the model wrote it."""
     model = config.model
     if not model:
         raise LLMError("not_configured", "no LLM model is configured (llm.model is null)")
@@ -334,7 +334,15 @@ def _complete(
         raise LLMError(
             "bad_output", f"reply cut off at max_tokens={config.max_tokens}", raw_text=text
         )
-    return text, model, cost, prompt_tokens, completion_tokens, latency_ms
+    return LLMResult(
+        value=text,
+        model=model,
+        cost_usd=cost,
+        prompt_tokens=prompt_tokens,
+        completion_tokens=completion_tokens,
+        latency_ms=latency_ms,
+        raw_text=text,
+    )
 
 
 def complete_json(
@@ -351,15 +359,15 @@ def complete_json(
     `purpose` names the call in logs ("stance", "rewrite"...). `mock_response` is passed to
     litellm as is: a string is the reply, an exception instance is raised as a provider error.
     """
-    cfg = _config(config)
-    text, model, cost, prompt_tokens, completion_tokens, latency_ms = _complete(
+    reply = _complete(
         system=system,
         user=user,
         purpose=purpose,
-        config=cfg,
+        config=_config(config),
         json_mode=True,
         mock_response=mock_response,
     )
+    text = reply.raw_text
     try:
         value = schema.model_validate_json(_strip_fences(text))
     except ValidationError as exc:
@@ -370,11 +378,11 @@ def complete_json(
         raise LLMError("bad_output", details, raw_text=text) from exc
     return LLMResult(
         value=value,
-        model=model,
-        cost_usd=cost,
-        prompt_tokens=prompt_tokens,
-        completion_tokens=completion_tokens,
-        latency_ms=latency_ms,
+        model=reply.model,
+        cost_usd=reply.cost_usd,
+        prompt_tokens=reply.prompt_tokens,
+        completion_tokens=reply.completion_tokens,
+        latency_ms=reply.latency_ms,
         raw_text=text,
     )
 
@@ -388,24 +396,15 @@ def complete_text(
     mock_response: MockResponse | None = None,
 ) -> LLMResult[str]:
     """Free text (e.g. the markdown proof). The value is the reply with outer whitespace off."""
-    cfg = _config(config)
-    text, model, cost, prompt_tokens, completion_tokens, latency_ms = _complete(
+    reply = _complete(
         system=system,
         user=user,
         purpose=purpose,
-        config=cfg,
+        config=_config(config),
         json_mode=False,
         mock_response=mock_response,
     )
-    return LLMResult(
-        value=text.strip(),
-        model=model,
-        cost_usd=cost,
-        prompt_tokens=prompt_tokens,
-        completion_tokens=completion_tokens,
-        latency_ms=latency_ms,
-        raw_text=text,
-    )
+    return replace(reply, value=reply.value.strip())
 
 
 # --- embeddings ------------------------------------------------------------------------------
