@@ -46,7 +46,7 @@ def fake_resolve(host: str, port: int) -> list[http.IPAddress]:
 
 @pytest.fixture(autouse=True)
 def fake_dns(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(http, "resolve", fake_resolve)
+    monkeypatch.setattr(http.addresses, "resolve", fake_resolve)
 
 
 class ChunkStream(httpx.SyncByteStream, httpx.AsyncByteStream):
@@ -232,7 +232,7 @@ def test_a_public_looking_hostname_that_resolves_to_a_private_address_is_refused
 def test_loopback_spelled_as_a_decimal_integer_is_refused_after_real_resolution(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(http, "resolve", REAL_RESOLVE)
+    monkeypatch.setattr(http.addresses, "resolve", REAL_RESOLVE)
     with pytest.raises(http.BlockedURL):
         http.check_url("http://2130706433/")
 
@@ -309,7 +309,7 @@ def test_the_connection_guard_refuses_an_address_that_changed_after_the_check(
         looked_up.append(host)
         return [ipaddress.ip_address(next(answers))]
 
-    monkeypatch.setattr(http, "resolve", rebinding)
+    monkeypatch.setattr(http.addresses, "resolve", rebinding)
     with pytest.raises(http.BlockedURL) as caught:
         http.get("http://rebind.example.org/")
     assert looked_up == ["rebind.example.org", "rebind.example.org"]

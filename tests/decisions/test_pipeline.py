@@ -76,7 +76,7 @@ def paid_search(settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
             return [ipaddress.ip_address("93.184.216.34")]
         raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
 
-    monkeypatch.setattr(http, "resolve", resolve)
+    monkeypatch.setattr(http.addresses, "resolve", resolve)
     monkeypatch.setattr(base, "BACKOFF_BASE_S", 0.001)
     base.reset_provider_state()
     config = yaml.safe_load((Path(settings.BASE_DIR) / "claimcheck/default.yaml").read_text())
@@ -201,7 +201,7 @@ def test_a_fact_check_counts_as_evidence_only_from_a_publisher_in_the_registry(
             return [ipaddress.ip_address("142.250.74.10")]
         raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
 
-    monkeypatch.setattr(http, "resolve", resolve)
+    monkeypatch.setattr(http.addresses, "resolve", resolve)
     monkeypatch.setenv("FACTCHECK_TEST_KEY", "fc-key")
     config = yaml.safe_load((Path(settings.BASE_DIR) / "claimcheck/default.yaml").read_text())
     config["factcheck"] = {

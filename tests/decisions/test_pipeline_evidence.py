@@ -56,7 +56,7 @@ def web(settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
             return [ipaddress.ip_address("93.184.216.34")]
         raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
 
-    monkeypatch.setattr(http, "resolve", resolve)
+    monkeypatch.setattr(http.addresses, "resolve", resolve)
     monkeypatch.setattr(base, "BACKOFF_BASE_S", 0.001)
     base.reset_provider_state()
     config = yaml.safe_load((Path(settings.BASE_DIR) / "claimcheck/default.yaml").read_text())

@@ -41,7 +41,7 @@ def fake_resolve(host: str, port: int) -> list[http.IPAddress]:
 
 
 def install_fake_dns(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(http, "resolve", fake_resolve)
+    monkeypatch.setattr(http.addresses, "resolve", fake_resolve)
 
 
 def use_config(settings: Any, tmp_path: Path, yaml_text: str) -> PipelineConfig:

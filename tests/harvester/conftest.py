@@ -23,7 +23,7 @@ _counter = itertools.count()
 @pytest.fixture(autouse=True)
 def fake_dns(monkeypatch: pytest.MonkeyPatch) -> None:
     # respx answers the request, but the SSRF pre-flight still resolves the host first.
-    monkeypatch.setattr(http, "resolve", lambda host, port: [PUBLIC_IP])
+    monkeypatch.setattr(http.addresses, "resolve", lambda host, port: [PUBLIC_IP])
 
 
 @pytest.fixture(autouse=True)
