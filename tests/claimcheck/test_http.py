@@ -1,7 +1,7 @@
 """The outbound HTTP module: the SSRF guard, the byte cap, redirects, charsets and timeouts.
 
-DNS is faked through `http.addresses.resolve`; upstreams are respx routes, except where a test needs the
-real network backend, which then talks to a throwaway server on 127.0.0.1.
+DNS is faked through `http.addresses.resolve`; upstreams are respx routes, except where a test
+needs the real network backend, which then talks to a throwaway server on 127.0.0.1.
 """
 
 from __future__ import annotations
