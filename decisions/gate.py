@@ -17,9 +17,9 @@ from datetime import datetime
 from typing import Literal
 
 from decisions.decide import ClaimQuestion
-from evidence.collect import Lead
 from evidence.domains import DomainRule, publisher_of, weigh_source
 from evidence.rerank import tokens
+from evidence.services import Lead
 
 CUES = (
     "press release",

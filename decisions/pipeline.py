@@ -43,18 +43,19 @@ from decisions.gate import (
 from decisions.lease import claim_lease, lease_expired_before
 from decisions.models import Verdict
 from decisions.query import compose_initial_query, refine_query
-from evidence.collect import (
-    Lead,
-    collect_evidence,
-    is_hub,
-    snippet_evidence,
-    snippet_verify,
-)
 from evidence.domains import publisher_of, weigh_source
 from evidence.factcheck import factcheck_lookup
 from evidence.fetching.pages import cached_page
-from evidence.models import ContentDepth, Evidence, Method, Page, Stance, VerificationStatus
+from evidence.models import Evidence, Method, Page, Stance, VerificationStatus
 from evidence.rerank import tokens
+from evidence.services import (
+    Lead,
+    collect_evidence,
+    factcheck_evidence_record,
+    snippet_evidence,
+    snippet_verify,
+)
+from evidence.services.collect import is_hub
 from harvester.canonical import canonicalize_url
 from harvester.errors import HarvestError
 from harvester.models import ProcessedResult, SearchRun
@@ -201,19 +202,6 @@ def _update_counters(run: _Run, history: SearchHistory, totals: Totals) -> None:
     )
 
 
-_FACTCHECK_REFUTE = ("false", "fake", "incorrect", "misleading", "pants on fire", "wrong", "no ")
-_FACTCHECK_SUPPORT = ("true", "correct", "accurate", "yes")
-
-
-def _rating_stance(rating: str) -> str:
-    text = rating.lower().strip() + " "
-    if any(text.startswith(word) or f" {word}" in f" {text}" for word in _FACTCHECK_REFUTE):
-        return Stance.REFUTE
-    if any(text.startswith(word) for word in _FACTCHECK_SUPPORT):
-        return Stance.SUPPORT
-    return Stance.NEUTRAL
-
-
 def _factcheck_step(run: _Run) -> None:
     """Published fact-checks are shown on the claim; one counts as evidence only when its
     publisher's domain is in the registry (a known, weighted source)."""
@@ -221,31 +209,9 @@ def _factcheck_step(run: _Run) -> None:
     if run.claim.events.filter(payload__key=key).exists():
         return
     matches = factcheck_lookup(claim=run.claim)
-    counted = 0
-    for match in matches:
-        rule = weigh_source(match.publisher_site or match.url)
-        stance = _rating_stance(match.rating)
-        if rule.matched is None or rule.denied or rule.weight <= 0 or stance == Stance.NEUTRAL:
-            continue
-        _, created = Evidence.objects.get_or_create(
-            claim=run.claim,
-            url=match.url,
-            method=Method.FACTCHECK,
-            attempt=run.global_attempt(1),
-            defaults={
-                "title": f"{match.publisher}: {match.rating}",
-                "domain": rule.registrable,
-                "tier": rule.tier,
-                "weight": rule.weight,
-                "stance": stance,
-                "stance_score": 1.0,
-                "source_quote": match.claim_reviewed[:500],
-                "published_at": match.review_date,
-                "content_depth": ContentDepth.SNIPPET,
-                "confidence": "high",
-            },
-        )
-        counted += int(created)
+    counted = factcheck_evidence_record(
+        claim=run.claim, matches=matches, attempt=run.global_attempt(1)
+    )
     event_record(
         claim=run.claim,
         kind=EventKind.FACTCHECK,

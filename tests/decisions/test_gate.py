@@ -8,7 +8,7 @@ import pytest
 
 from decisions.decide import ClaimQuestion
 from decisions.gate import score_leads, select_for_crawl, snippet_gate
-from evidence.collect import Lead
+from evidence.services import Lead
 from tests.factories import DomainFactory
 
 pytestmark = pytest.mark.django_db

@@ -10,7 +10,6 @@ import pytest
 import respx
 
 from claimcheck.models import Claim
-from evidence.collect import Lead, collect_evidence, snippet_evidence, snippet_verify
 from evidence.fetching import page_fetch
 from evidence.models import (
     ContentDepth,
@@ -22,6 +21,7 @@ from evidence.models import (
     Tier,
     VerificationStatus,
 )
+from evidence.services import Lead, collect_evidence, snippet_evidence, snippet_verify
 from harvester.canonical import canonicalize_url
 from tests.evidence.factories import (
     ARTICLE_TEXT,

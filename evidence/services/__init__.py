@@ -1,0 +1,35 @@
+"""The evidence app's writes: the domain registry (`domains`), evidence read from pages and
+snippets (`collect`) and from published fact-checks (`factchecks`). Reads are in
+`evidence.selectors`."""
+
+from evidence.services.collect import (
+    Lead,
+    SnippetCheck,
+    collect_evidence,
+    snippet_evidence,
+    snippet_verify,
+    syndication_mark,
+)
+from evidence.services.domains import (
+    domain_create,
+    domain_delete,
+    domain_update,
+    domains_export,
+    domains_import,
+)
+from evidence.services.factchecks import factcheck_evidence_record
+
+__all__ = [
+    "Lead",
+    "SnippetCheck",
+    "collect_evidence",
+    "domain_create",
+    "domain_delete",
+    "domain_update",
+    "domains_export",
+    "domains_import",
+    "factcheck_evidence_record",
+    "snippet_evidence",
+    "snippet_verify",
+    "syndication_mark",
+]
