@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, replace
-from typing import Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -18,11 +17,11 @@ from django.utils import timezone
 
 from claimcheck import llm
 from claimcheck.config import BudgetConfig, PipelineConfig, get_config
-from claimcheck.events import event_record
-from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
+from claimcheck.models import Claim, ClaimStatus, EventKind
 from decisions.decide import (
     AgentResult,
     ClaimQuestion,
+    Decision,
     EvidenceHit,
     Final,
     Lean,
@@ -43,6 +42,20 @@ from decisions.gate import (
 from decisions.lease import claim_lease, lease_expired_before
 from decisions.models import Verdict
 from decisions.query import compose_initial_query, refine_query
+from decisions.step_events import (
+    crawl_event,
+    decision_event,
+    dry_event,
+    evidence_event,
+    factcheck_event,
+    failure_event,
+    first_query_event,
+    gate_event,
+    search_event,
+    step_record,
+    verdict_event,
+    verify_event,
+)
 from evidence.domains import publisher_of, weigh_source
 from evidence.factcheck import factcheck_lookup
 from evidence.fetching.pages import cached_page
@@ -59,6 +72,7 @@ from evidence.services.collect import is_hub
 from harvester.canonical import canonicalize_url
 from harvester.errors import HarvestError
 from harvester.models import ProcessedResult, SearchRun
+from harvester.schema import QuerySchema
 from harvester.services import search_run_execute
 
 logger = logging.getLogger(__name__)
@@ -180,16 +194,6 @@ def _leads(search_run: SearchRun, top_k: int) -> list[Lead]:
     ]
 
 
-def _totals_payload(totals: Totals) -> dict[str, Any]:
-    return {
-        "support": totals.support.total,
-        "refute": totals.refute.total,
-        "support_domains": list(totals.support.domains),
-        "refute_domains": list(totals.refute.domains),
-        "threshold": totals.threshold,
-    }
-
-
 def _update_counters(run: _Run, history: SearchHistory, totals: Totals) -> None:
     # Claim.cost_usd holds LLM spend only; search spend stays on the runs (the budget sums both).
     Claim.objects.filter(pk=run.claim.pk).update(
@@ -212,34 +216,21 @@ def _factcheck_step(run: _Run) -> None:
     counted = factcheck_evidence_record(
         claim=run.claim, matches=matches, attempt=run.global_attempt(1)
     )
-    event_record(
+    step_record(
         claim=run.claim,
-        kind=EventKind.FACTCHECK,
         key=key,
-        message=f"Fact-check lookup: {len(matches)} match(es), {counted} from known publishers",
-        payload={"run": run.number, "matches": len(matches), "counted": counted},
+        event=factcheck_event(run=run.number, matches=len(matches), counted=counted),
     )
 
 
-def _search_step(run: _Run, attempt: int, composed_schema: Any, tweak: str) -> SearchRun:
+def _search_step(run: _Run, attempt: int, composed_schema: QuerySchema, tweak: str) -> SearchRun:
     search_run = search_run_execute(
         schema=composed_schema, claim=run.claim, attempt=run.global_attempt(attempt)
     )
-    event_record(
+    step_record(
         claim=run.claim,
-        kind=EventKind.SEARCH,
         key=run.key("search", attempt),
-        message=f"Search {attempt}: {search_run.rewritten_template[:200]}",
-        payload={
-            "run": run.number,
-            "attempt": attempt,
-            "search_run_id": search_run.pk,
-            "tweak": tweak,
-            "query": search_run.rewritten_template,
-            "providers": search_run.provider_metrics,
-            "results": search_run.processed_results.count(),
-            "status": search_run.status,
-        },
+        event=search_event(run=run.number, attempt=attempt, search_run=search_run, tweak=tweak),
     )
     return search_run
 
@@ -279,22 +270,10 @@ def _gate_step(
         # "Other" sources are leads only; read them once a refinement has found nothing better.
         allow_other=attempt >= 2,
     )
-    event_record(
+    step_record(
         claim=run.claim,
-        kind=EventKind.GATE,
         key=run.key(key, attempt),
-        message=f"Gate: {gate.status} ({gate.why})",
-        payload={
-            "run": run.number,
-            "attempt": attempt,
-            "status": gate.status,
-            "why": gate.why,
-            "picks": [p.lead.url for p in gate.picks],
-            "scored": [
-                {"url": s.lead.url, "tier": s.tier, "score": s.score, "cues": list(s.cues)}
-                for s in scored[:8]
-            ],
-        },
+        event=gate_event(run=run.number, attempt=attempt, gate=gate, scored=scored),
     )
     return gate
 
@@ -321,19 +300,10 @@ def _verify_step(run: _Run, attempt: int, leads: list[Lead]) -> None:
     for lead in leads:
         by_url.setdefault(_canonical(lead.url), lead)
     for check in snippet_verify(claim=run.claim, rows=rows, leads=by_url):
-        event_record(
+        step_record(
             claim=run.claim,
-            kind=EventKind.VERIFY,
             key=run.key("verify", check.row_id),
-            message=f"Checked the snippet of {check.url}: "
-            + ("found on the live page" if check.verified else check.why),
-            payload={
-                "run": run.number,
-                "attempt": attempt,
-                "url": check.url,
-                "verified": check.verified,
-                "why": check.why,
-            },
+            event=verify_event(run=run.number, attempt=attempt, check=check),
         )
 
 
@@ -390,7 +360,7 @@ def _crawl_step(run: _Run, attempt: int, picks: tuple[ScoredLead, ...]) -> None:
 
 def _crawl_record(
     run: _Run, attempt: int, url: str, tier: str, rows: list[Evidence], *, via: str = ""
-) -> Any:
+) -> Page | None:
     """The crawl event of one page and the evidence events of what it said; returns the page."""
     found = list(
         Evidence.objects.filter(pk__in=[row.pk for row in rows if row.url == url])
@@ -398,59 +368,27 @@ def _crawl_record(
         .order_by("id")
     )
     page = found[0].page if found and found[0].page else cached_page(url)
-    hub = is_hub(page)
-    if page is None:
-        summary = "no page"
-    elif hub:
-        summary = f"{page.http_status} {page.title[:80]!r}, a listing page: not evidence"
-    else:
-        summary = f"{page.http_status} {page.title[:80]!r}, {page.content_depth}"
-    lead_in = f"Followed {url} from {via}" if via else f"Read {url}"
-    event_record(
+    step_record(
         claim=run.claim,
-        kind=EventKind.CRAWL,
         key=run.key("crawl", url),
-        message=f"{lead_in}: {summary}",
-        payload={
-            "run": run.number,
-            "attempt": attempt,
-            "url": url,
-            "tier": tier,
-            "http_status": page.http_status if page else None,
-            "title": page.title[:200] if page else "",
-            "content_depth": page.content_depth if page else "",
-            "verification": page.verification_status if page else "",
-            "published": page.published_at.isoformat() if page and page.published_at else None,
-            "error": page.error if page else "",
-            "hub": hub,
-            "via": via,
-            "evidence": len(found),
-        },
+        event=crawl_event(
+            run=run.number,
+            attempt=attempt,
+            url=url,
+            tier=tier,
+            page=page,
+            hub=is_hub(page),
+            via=via,
+            evidence=len(found),
+        ),
     )
     for row in found:
         if row.stance == Stance.NEUTRAL:
             continue
-        counted = "" if row.was_read else ", a lead until checked"
-        syndicated = f", syndicated from {row.syndicated_from}" if row.syndicated_from else ""
-        event_record(
+        step_record(
             claim=run.claim,
-            kind=EventKind.EVIDENCE,
             key=run.key("evidence", row.pk),
-            message=f"{row.get_stance_display()}: {row.domain} ({row.tier}, {row.weight:.1f}"
-            f"{syndicated}{counted})",
-            payload={
-                "run": run.number,
-                "evidence_id": row.pk,
-                "url": row.url,
-                "domain": row.domain,
-                "tier": row.tier,
-                "weight": row.weight,
-                "stance": row.stance,
-                "quote": row.source_quote[:300],
-                "event_at": row.event_at.isoformat() if row.event_at else None,
-                "in_window": row.in_window,
-                "syndicated_from": row.syndicated_from,
-            },
+            event=evidence_event(run=run.number, row=row),
         )
     return page
 
@@ -482,17 +420,10 @@ def verdict_store(*, claim: Claim, result: AgentResult) -> Verdict:
         refute_total=verdict.refute_total,
         error="",
     )
-    event_record(
+    step_record(
         claim=claim,
-        kind=EventKind.VERDICT,
         key=f"{claim.run_number}:verdict",
-        message=f"Verdict: {Outcome(verdict.outcome).label} ({verdict.get_reason_display()})",
-        payload={
-            "run": claim.run_number,
-            "verdict_id": verdict.pk,
-            "outcome": verdict.outcome,
-            "reason": verdict.reason,
-        },
+        event=verdict_event(run=claim.run_number, verdict=verdict),
     )
     return verdict
 
@@ -501,12 +432,7 @@ def verdict_store(*, claim: Claim, result: AgentResult) -> Verdict:
 def claim_fail(*, claim: Claim, error: str) -> None:
     # One transaction: a reader never sees the failed status without the error step.
     Claim.objects.filter(pk=claim.pk).update(status=ClaimStatus.FAILED, error=error[:2000])
-    event_record(
-        claim=claim,
-        kind=EventKind.ERROR,
-        message=f"Failed: {error[:300]}",
-        payload={"run": claim.run_number},
-    )
+    step_record(claim=claim, event=failure_event(run=claim.run_number, error=error))
 
 
 def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
@@ -562,12 +488,10 @@ def _loop(run: _Run) -> Verdict:
     if run.config.factcheck.enabled:
         _factcheck_step(run)
     base = compose_initial_query(question=run.question)
-    event_record(
+    step_record(
         claim=run.claim,
-        kind=EventKind.QUERY,
         key=run.key("compose"),
-        message=f"First query: {base.compile()[:200]}",
-        payload={"run": run.number, "query": base.compile(), "schema": base.model_dump()},
+        event=first_query_event(run=run.number, schema=base),
     )
     sent: set[str] = set()
     snippets: list[str] = []
@@ -605,17 +529,10 @@ def _loop(run: _Run) -> Verdict:
             _crawl_step(run, attempt, gate.picks)
         stop = dry >= budgets.dry_attempts
         if stop:
-            event_record(
+            step_record(
                 claim=run.claim,
-                kind=EventKind.DECISION,
                 key=run.key("dry", attempt),
-                message="Search stopped paying: "
-                + (
-                    "the last refinement found nothing new worth reading"
-                    if dry == 1
-                    else f"the last {dry} refinements found nothing new worth reading"
-                ),
-                payload={"run": run.number, "attempt": attempt, "dry": dry},
+                event=dry_event(run=run.number, attempt=attempt, dry=dry),
             )
         decision = _decide(run, attempt, last=attempt == budgets.max_queries or stop)
         if isinstance(decision, Final):
@@ -633,7 +550,7 @@ def lean_rule(budgets: BudgetConfig) -> Lean | None:
     return Lean(score=budgets.lean_score, ratio=budgets.lean_ratio)
 
 
-def _decide(run: _Run, attempt: int, *, last: bool) -> Any:
+def _decide(run: _Run, attempt: int, *, last: bool) -> Decision:
     budgets = run.config.budgets
     history = _history(run)
     decision = decide_from_history(
@@ -648,21 +565,14 @@ def _decide(run: _Run, attempt: int, *, last: bool) -> Any:
         final=last,
     )
     _update_counters(run, history, decision.totals)
-    event_record(
+    step_record(
         claim=run.claim,
-        kind=EventKind.DECISION,
         key=run.key("decision", attempt, last),
-        message=(
-            f"Support {decision.totals.support.total:.1f}"
-            f" / refute {decision.totals.refute.total:.1f}"
-            f" of {budgets.agreement_score:.1f}: "
-            + ("final" if isinstance(decision, Final) else "search again")
+        event=decision_event(
+            run=run.number,
+            attempt=attempt,
+            decision=decision,
+            threshold=budgets.agreement_score,
         ),
-        payload={
-            "run": run.number,
-            "attempt": attempt,
-            "status": decision.status,
-            **_totals_payload(decision.totals),
-        },
     )
     return decision

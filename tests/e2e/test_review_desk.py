@@ -72,18 +72,18 @@ class BackgroundWorker:
 def worker(monkeypatch: pytest.MonkeyPatch) -> Iterator[BackgroundWorker]:
     from django_q.conf import Conf
 
-    import decisions.pipeline
+    import decisions.step_events
 
     monkeypatch.setattr(Conf, "SYNC", False)
     monkeypatch.setattr(Conf, "ORM", "default")
-    record = decisions.pipeline.event_record
+    record = decisions.step_events.event_record
 
     def slow_record(**kwargs: Any) -> Any:
         event = record(**kwargs)
         time.sleep(0.25)
         return event
 
-    monkeypatch.setattr(decisions.pipeline, "event_record", slow_record)
+    monkeypatch.setattr(decisions.step_events, "event_record", slow_record)
     background = BackgroundWorker()
     background.thread.start()
     yield background
