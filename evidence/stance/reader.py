@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from datetime import date, datetime
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
@@ -18,9 +18,7 @@ from claimcheck import llm
 from evidence.dates import find_text_dates
 from evidence.models import Method
 from evidence.rerank import ScoredChunk
-
-if TYPE_CHECKING:
-    from evidence.stance import ClaimContext, Finding
+from evidence.stance.types import ClaimContext, Finding
 
 logger = logging.getLogger(__name__)
 
@@ -81,8 +79,6 @@ def read_page(
     chunks: list[ScoredChunk],
     published_at: datetime | date | None,
 ) -> list[Finding]:
-    from evidence.stance import Finding
-
     system, _ = llm.load_prompt("stance")
     result = llm.complete_json(
         system=system,

@@ -16,14 +16,13 @@ from evidence.models import Confidence, Method, Stance
 from evidence.rerank import rerank
 from evidence.stance import (
     ClaimContext,
-    _better,
-    _combined,
     assess_page,
     assess_snippet,
     judge_sentences,
     model_confidence,
 )
 from evidence.stance import model as stance_model
+from evidence.stance.local import _better, _combined
 from evidence.stance.scorer import Judgement
 
 SHIPPED = Path(__file__).resolve().parents[2] / "evidence" / "stance" / "model"
