@@ -16,7 +16,7 @@ from ninja.security import HttpBearer
 
 from claimcheck.errors import ApplicationError
 from claimcheck.models import ApiToken
-from claimcheck.roles import is_admin, is_editor
+from claimcheck.roles import AuthenticatedHttpRequest, is_admin, is_editor
 
 logger = logging.getLogger(__name__)
 
@@ -127,7 +127,7 @@ class MeOut(Schema):
 
 
 @api.get("/me", response=MeOut, summary="Who the token belongs to")
-def me(request: HttpRequest) -> dict[str, Any]:
+def me(request: AuthenticatedHttpRequest) -> dict[str, Any]:
     return {
         "username": request.user.get_username(),
         "editor": is_editor(request.user),

@@ -16,7 +16,8 @@ from claimcheck.errors import Forbidden
 EDITORS = "editors"
 ADMINS = "admins"
 
-User = AbstractBaseUser | AnonymousUser
+# Who a request may carry: a signed-in user or Django's anonymous one.
+AnyUser = AbstractBaseUser | AnonymousUser
 
 
 class AuthenticatedHttpRequest(HttpRequest):
@@ -40,35 +41,41 @@ API_NEEDS_EDITOR = "this needs the editors group"
 API_NEEDS_ADMIN = "this needs the admins group"
 
 
-def _groups(user: Any) -> set[str]:
-    cached = getattr(user, "_claimcheck_groups", None)
+def _signed_in(user: AnyUser) -> AuthUser | None:
+    """The user when signed in and active (the project's user model is Django's own)."""
+    if isinstance(user, AuthUser) and user.is_authenticated and user.is_active:
+        return user
+    return None
+
+
+def _groups(user: AuthUser) -> set[str]:
+    # Kept on the user object: one query per request, however many checks a page makes.
+    cached: set[str] | None = getattr(user, "_claimcheck_groups", None)
     if cached is None:
-        cached = set(user.groups.values_list("name", flat=True)) if user.is_authenticated else set()
-        user._claimcheck_groups = cached
+        cached = set(user.groups.values_list("name", flat=True))
+        setattr(user, "_claimcheck_groups", cached)  # noqa: B010
     return cached
 
 
-def is_admin(user: Any) -> bool:
-    return bool(user.is_authenticated and user.is_active) and (
-        bool(user.is_superuser) or ADMINS in _groups(user)
-    )
+def is_admin(user: AnyUser) -> bool:
+    signed_in = _signed_in(user)
+    return signed_in is not None and (signed_in.is_superuser or ADMINS in _groups(signed_in))
 
 
-def is_editor(user: Any) -> bool:
+def is_editor(user: AnyUser) -> bool:
     """Admins can do everything editors can."""
-    return is_admin(user) or (
-        bool(user.is_authenticated and user.is_active) and EDITORS in _groups(user)
-    )
+    signed_in = _signed_in(user)
+    return signed_in is not None and (is_admin(signed_in) or EDITORS in _groups(signed_in))
 
 
-def require_editor(user: Any) -> None:
+def require_editor(user: AnyUser) -> None:
     """Raises `Forbidden` unless the user may review, submit and override claims. Pages and API
     handlers both call this (or the decorators below); the error is mapped to 403 once per door."""
     if not is_editor(user):
         raise Forbidden(API_NEEDS_EDITOR, page_message=NEEDS_EDITOR)
 
 
-def require_admin(user: Any) -> None:
+def require_admin(user: AnyUser) -> None:
     if not is_admin(user):
         raise Forbidden(API_NEEDS_ADMIN, page_message=NEEDS_ADMIN)
 
@@ -102,7 +109,7 @@ def require_editor_request(request: HttpRequest) -> None:
         raise Forbidden(API_NEEDS_EDITOR, page_message=NEEDS_EDITOR)
 
 
-def request_is_editor(request: Any) -> bool:
+def request_is_editor(request: HttpRequest) -> bool:
     user = request.user
     if not (user.is_authenticated and user.is_active):
         return False

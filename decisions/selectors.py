@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import TruncDate
 from django.utils import timezone
@@ -93,7 +94,7 @@ def claim_get(*, claim_id: int, with_people: bool = False) -> Claim:
     return claim
 
 
-def claim_for_editor(*, user: Any, claim_id: int, with_people: bool = False) -> Claim:
+def claim_for_editor(*, user: User, claim_id: int, with_people: bool = False) -> Claim:
     """The claim, looked up for a user who must be an editor: `Forbidden` before `NotFound`, so
     that an outsider learns nothing of which claims exist."""
     require_editor(user)

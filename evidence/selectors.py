@@ -3,8 +3,7 @@ so a list is filtered, and a domain found, by one set of rules."""
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from claimcheck.errors import NotFound
@@ -46,7 +45,7 @@ def domain_get(*, key: str | int) -> Domain:
     return found
 
 
-def domain_for_admin(*, user: Any, key: str | int) -> Domain:
+def domain_for_admin(*, user: User, key: str | int) -> Domain:
     """`domain_get` for a user who must be an admin: `Forbidden` before `NotFound`, so that a
     non-admin learns nothing of what the registry holds."""
     require_admin(user)

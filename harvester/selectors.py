@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
 from django.utils import timezone
 
@@ -50,7 +50,7 @@ def search_run_detail(*, run_id: int) -> SearchRun | None:
     )
 
 
-def search_run_for_editor(*, user: Any, run_id: int) -> SearchRun:
+def search_run_for_editor(*, user: User, run_id: int) -> SearchRun:
     """`search_run_detail` for a user who must be an editor: `Forbidden`, then `NotFound`."""
     require_editor(user)
     run = search_run_detail(run_id=run_id)

@@ -17,9 +17,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from decimal import Decimal
-from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Sum
 from django.utils import timezone
@@ -261,7 +261,7 @@ def _store(
     outcomes: list[ProviderOutcome],
     claim: Claim | None,
     attempt: int | None,
-    user: Any,
+    user: User | None,
     latency_ms: int,
 ) -> SearchRun:
     merged = merge_outcomes(outcomes)
@@ -375,7 +375,7 @@ def search_run_execute(
     attempt: int | None = None,
     provider: str | None = None,
     max_results: int | None = None,
-    user: Any = None,
+    user: User | None = None,
     lang: str | None = None,
 ) -> SearchRun:
     """Run one search and store it: one SearchRun, its raw rows, its processed rows.

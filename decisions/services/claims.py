@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -148,7 +149,7 @@ def claim_enqueue(claim: Claim) -> None:
     transaction.on_commit(lambda: _send(claim_id))
 
 
-def _create(claim_input: ClaimInput, user: Any, *, enqueue: bool = True) -> Claim:
+def _create(claim_input: ClaimInput, user: User | None, *, enqueue: bool = True) -> Claim:
     claim = Claim.objects.create(
         text=claim_input.text,
         timeframe_start=claim_input.timeframe_start,
@@ -170,7 +171,7 @@ def claim_submit(
     timeframe_start: datetime | None = None,
     timeframe_end: datetime | None = None,
     source_channel: str = "",
-    user: Any = None,
+    user: User | None = None,
     enqueue: bool = True,
 ) -> tuple[Claim, bool]:
     """Validate and store a claim, queueing its check. An identical claim from the same channel
@@ -190,7 +191,7 @@ def claim_submit(
 
 @transaction.atomic
 def claims_submit_many(
-    *, items: list[tuple[int, dict[str, Any]]], user: Any = None
+    *, items: list[tuple[int, dict[str, Any]]], user: User | None = None
 ) -> list[tuple[Claim, bool]]:
     """All or nothing: every item becomes a claim (or returns its recent duplicate), or none
     does and each bad item is reported with its number and reason. Items are (number, fields)
@@ -219,7 +220,7 @@ def claims_submit_many(
 
 
 def claims_submit_batch(
-    *, lines: list[str], source_channel: str = "", user: Any = None
+    *, lines: list[str], source_channel: str = "", user: User | None = None
 ) -> list[tuple[Claim, bool]]:
     """A pasted batch: one claim per non-blank line, all or nothing."""
     items = [
@@ -231,7 +232,7 @@ def claims_submit_batch(
 
 
 @transaction.atomic
-def claim_rerun(*, claim: Claim, user: Any) -> Claim:
+def claim_rerun(*, claim: Claim, user: User | None) -> Claim:
     """Queue a fresh run. Earlier verdicts, overrides, runs and evidence stay in the history."""
     locked = Claim.objects.select_for_update().get(pk=claim.pk)
     if locked.status in (ClaimStatus.QUEUED, ClaimStatus.RUNNING):
@@ -273,7 +274,7 @@ class BulkResult:
     skipped: int
 
 
-def claims_rerun_many(*, claim_ids: list[int], user: Any) -> BulkResult:
+def claims_rerun_many(*, claim_ids: list[int], user: User | None) -> BulkResult:
     """Queue a fresh run of each claim not being checked now; the others are skipped."""
     ids = list(dict.fromkeys(claim_ids))[:BULK_MAX]
     done = 0

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from evidence.domains import (
@@ -29,7 +30,7 @@ _UNSET: Any = object()
 AUDITED_FIELDS = ("name", "tier", "weight_override", "denied", "note")
 
 
-def _acting(user: Any) -> Any:
+def _acting(user: User | None) -> User | None:
     return user if user is not None and getattr(user, "is_authenticated", False) else None
 
 
@@ -44,7 +45,7 @@ def _change(
     action: str,
     before: dict[str, Any],
     after: dict[str, Any],
-    user: Any,
+    user: User | None,
     via: str,
 ) -> DomainChange:
     """The audit row: each field whose value differs, as [old, new]."""
@@ -65,7 +66,7 @@ def domain_create(
     weight_override: float | None = None,
     denied: bool = False,
     note: str = "",
-    user: Any = None,
+    user: User | None = None,
     via: str = "",
 ) -> Domain:
     domain = Domain(
@@ -99,7 +100,7 @@ def domain_create(
 def domain_update(
     *,
     domain: Domain,
-    user: Any = None,
+    user: User | None = None,
     name: str = _UNSET,
     tier: str = _UNSET,
     weight_override: float | None = _UNSET,
@@ -147,7 +148,7 @@ def domain_update(
 
 
 @transaction.atomic
-def domain_delete(*, domain: Domain, user: Any = None, via: str = "") -> None:
+def domain_delete(*, domain: Domain, user: User | None = None, via: str = "") -> None:
     name = domain.name
     _change(
         domain=None,
@@ -162,7 +163,9 @@ def domain_delete(*, domain: Domain, user: Any = None, via: str = "") -> None:
     logger.info("domain deleted", extra={"domain": name})
 
 
-def domains_import(*, text: str, user: Any = None, dry_run: bool = False) -> tuple[int, int]:
+def domains_import(
+    *, text: str, user: User | None = None, dry_run: bool = False
+) -> tuple[int, int]:
     """Create or update every row of a CSV file, all or nothing. Returns (created, updated).
     A file with any bad line raises DomainCsvError and changes nothing."""
     rows = parse_domains_csv(text)
