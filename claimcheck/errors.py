@@ -48,20 +48,6 @@ class NotFound(ApplicationError):
     error = "not found"
 
 
-class Conflict(ApplicationError):
-    """The request is sound but the thing is not in a state that allows it."""
-
-    status = 409
-    error = "conflict"
-
-
-class Unavailable(ApplicationError):
-    """A service this needs (the task queue, say) cannot take work now; nothing was stored."""
-
-    status = 503
-    error = "unavailable"
-
-
 def form_error(form: forms.BaseForm, exc: ApplicationError) -> None:
     """Shows a service's refusal on the form: beside the field it names, or above the form when
     the field is not one of the form's."""

@@ -12,10 +12,15 @@ from django.test import Client, RequestFactory, override_settings
 from django.urls import include, path
 
 from claimcheck.api import api
-from claimcheck.errors import ApplicationError, Conflict, Forbidden, NotFound, form_error
+from claimcheck.errors import ApplicationError, Forbidden, NotFound, form_error
 from claimcheck.models import ApiToken
 from claimcheck.roles import NEEDS_ADMIN, require_admin, require_editor
 from decisions import selectors
+
+
+class Conflict(ApplicationError):
+    status = 409
+    error = "conflict"
 
 
 def _refuse(request: HttpRequest, kind: str) -> HttpResponse:
