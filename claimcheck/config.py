@@ -17,8 +17,9 @@ from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-PROVIDER_NAMES = ("local", "serper", "brave", "searxng", "yacy", "gdelt", "google")
-ProviderName = Literal["local", "serper", "brave", "searxng", "yacy", "gdelt", "google"]
+ProviderName = Literal[
+    "local", "serper", "brave", "searxng", "yacy", "gdelt", "google", "eventregistry", "newsapi"
+]
 Tier = Literal["official", "wire", "trade", "other", "social"]
 
 
@@ -53,9 +54,7 @@ def _default_providers() -> dict[ProviderName, ProviderConfig]:
 
 
 class SearchConfig(_Strict):
-    provider: Literal["auto", "local", "serper", "brave", "searxng", "yacy", "gdelt", "google"] = (
-        "auto"
-    )
+    provider: Literal["auto"] | ProviderName = "auto"
     cascade_order: list[ProviderName] = Field(default_factory=_default_cascade)
     providers: dict[ProviderName, ProviderConfig] = Field(default_factory=_default_providers)
     max_results: Annotated[int, Field(ge=1, le=100)] = 10

@@ -1,6 +1,16 @@
 """Search providers: one short module each, registered by name in `base.PROVIDERS`."""
 
-from harvester.providers import brave, gdelt, google, local, searxng, serper, yacy  # noqa: F401
+from harvester.providers import (  # noqa: F401
+    brave,
+    eventregistry,
+    gdelt,
+    google,
+    local,
+    newsapi,
+    searxng,
+    serper,
+    yacy,
+)
 from harvester.providers.base import (
     PROVIDERS,
     HttpProvider,

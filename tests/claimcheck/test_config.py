@@ -1,5 +1,6 @@
 """The pipeline config: a good file loads; a bad one fails with a message naming the key."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,34 @@ def test_the_shipped_default_loads_with_the_documented_budgets() -> None:
     assert config.weights.for_tier("social") == 0.0
     assert config.llm.model is None
     assert config.fetcher.kind == "http"
+
+
+def test_the_documented_cascade_and_provider_examples_load_when_uncommented(
+    tmp_path: Path,
+) -> None:
+    """The second phase's order (self-hosted, then GDELT, Event Registry, NewsAPI, then a web
+    search) is written in the shipped file as comments; uncommented, it is a valid config."""
+    text = (settings.BASE_DIR / "claimcheck" / "default.yaml").read_text(encoding="utf-8")
+    lines = []
+    for line in text.splitlines():
+        if line.startswith("  cascade_order:"):
+            continue
+        if line.startswith("  #   cascade_order:"):
+            line = "  " + line.removeprefix("  #   ")
+        elif re.match(r"    # [a-z]+: +\{", line):
+            line = "    " + line.removeprefix("    # ")
+        lines.append(line)
+    config = load_config(write(tmp_path, "\n".join(lines)))
+    assert config.search.cascade_order == [
+        "local",
+        "yacy",
+        "gdelt",
+        "eventregistry",
+        "newsapi",
+        "searxng",
+    ]
+    assert config.search.providers["eventregistry"].api_key_env == "EVENTREGISTRY_API_KEY"
+    assert config.search.providers["newsapi"].api_key_env == "NEWSAPI_API_KEY"
 
 
 def test_a_partial_file_fills_in_defaults(tmp_path: Path) -> None:

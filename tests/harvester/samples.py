@@ -128,3 +128,85 @@ GOOGLE: dict[str, Any] = {
     ],
 }
 GOOGLE_EMPTY: dict[str, Any] = {"kind": "customsearch#search", "searchInformation": {}}
+
+EVENTREGISTRY: dict[str, Any] = {
+    "articles": {
+        "results": [
+            {
+                "uri": "8210012345",
+                "lang": "eng",
+                "isDuplicate": False,
+                "date": "2024-08-01",
+                "time": "09:30:00",
+                "dateTime": "2024-08-01T09:30:00Z",
+                "dataType": "news",
+                "url": "https://www.reuters.com/technology/eu-ai-act-enters-into-force-2024-08-01/",
+                "title": "EU AI Act enters into force",
+                "body": "The European Union's Artificial Intelligence Act entered into force on"
+                " Thursday, starting the clock on obligations for providers. " * 8,
+                "source": {"uri": "reuters.com", "dataType": "news", "title": "Reuters"},
+            },
+            {
+                "uri": "8210012399",
+                "lang": "eng",
+                "date": "2024-08-02",
+                "dateTime": "2024-08-02T14:00:00Z",
+                "url": "https://www.euractiv.com/section/tech/news/ai-act-in-force/",
+                "title": "AI Act now in force: what changes",
+                "body": "Companies have until 2026 to comply with most of the rules.",
+                "source": {"uri": "euractiv.com", "title": "Euractiv"},
+            },
+        ],
+        "totalResults": 2,
+        "page": 1,
+        "count": 100,
+        "pages": 1,
+    }
+}
+EVENTREGISTRY_EMPTY: dict[str, Any] = {
+    "articles": {"results": [], "totalResults": 0, "page": 1, "count": 100, "pages": 0}
+}
+EVENTREGISTRY_ERROR: dict[str, Any] = {"error": "Invalid API key."}
+
+NEWSAPI: dict[str, Any] = {
+    "status": "ok",
+    "totalResults": 3,
+    "articles": [
+        {
+            "source": {"id": "reuters", "name": "Reuters"},
+            "author": "Foo Yun Chee",
+            "title": "EU AI Act enters into force",
+            "description": "The EU's landmark AI rules entered into force on Thursday.",
+            "url": "https://www.reuters.com/technology/eu-ai-act-enters-into-force-2024-08-01/",
+            "urlToImage": None,
+            "publishedAt": "2024-08-01T09:30:00Z",
+            "content": "BRUSSELS, Aug 1 (Reuters) - The European Union's AI Act... [+2310 chars]",
+        },
+        {
+            "source": {"id": None, "name": "[Removed]"},
+            "author": None,
+            "title": "[Removed]",
+            "description": "[Removed]",
+            "url": "https://removed.com",
+            "urlToImage": None,
+            "publishedAt": "1970-01-01T00:00:00Z",
+            "content": "[Removed]",
+        },
+        {
+            "source": {"id": None, "name": "Euractiv"},
+            "author": None,
+            "title": "AI Act now in force: what changes",
+            "description": "Companies have until 2026 to comply with most of the rules.",
+            "url": "https://www.euractiv.com/section/tech/news/ai-act-in-force/",
+            "urlToImage": None,
+            "publishedAt": "2024-08-02T14:00:00Z",
+            "content": "",
+        },
+    ],
+}
+NEWSAPI_EMPTY: dict[str, Any] = {"status": "ok", "totalResults": 0, "articles": []}
+NEWSAPI_ERROR: dict[str, Any] = {
+    "status": "error",
+    "code": "parameterInvalid",
+    "message": "You are trying to request results too far in the past.",
+}

@@ -1,5 +1,6 @@
 """Each adapter against recorded-shape answers (respx at the HTTP boundary): normal, empty,
-malformed JSON, 429 then success, 500 every time, a timeout, and GDELT's plain-text errors."""
+malformed JSON, 429 then success, 500 every time, a timeout, and the errors GDELT, Event
+Registry and NewsAPI report inside a 200."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from claimcheck.config import ProviderConfig
 from harvester.models import ProviderStatus
 from harvester.providers import get_provider
 from harvester.providers.base import HttpProvider, ProviderConfigError, ProviderOutcome
+from harvester.providers.newsapi import Q_MAX_CHARS, newsapi_query
 from harvester.schema import QuerySchema, validate_schema
 from tests.harvester import samples
 
@@ -88,6 +90,24 @@ CASES = [
         [item["link"] for item in samples.GOOGLE["items"]],
         {"api_key_env": "TEST_GOOGLE_KEY"},
     ),
+    Case(
+        "eventregistry",
+        "POST",
+        "https://eventregistry.org/api/v1/article/getArticles",
+        samples.EVENTREGISTRY,
+        samples.EVENTREGISTRY_EMPTY,
+        [item["url"] for item in samples.EVENTREGISTRY["articles"]["results"]],
+        {"api_key_env": "TEST_EVENTREGISTRY_KEY"},
+    ),
+    Case(
+        "newsapi",
+        "GET",
+        "https://newsapi.org/v2/everything",
+        samples.NEWSAPI,
+        samples.NEWSAPI_EMPTY,
+        [item["url"] for item in samples.NEWSAPI["articles"] if item["title"] != "[Removed]"],
+        {"api_key_env": "TEST_NEWSAPI_KEY"},
+    ),
 ]
 IDS = [case.name for case in CASES]
 
@@ -101,7 +121,14 @@ SCHEMA = validate_schema(
 
 @pytest.fixture(autouse=True)
 def provider_keys(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("TEST_SERPER_KEY", "TEST_BRAVE_KEY", "TEST_GOOGLE_KEY", "GOOGLE_CSE_ID"):
+    for name in (
+        "TEST_SERPER_KEY",
+        "TEST_BRAVE_KEY",
+        "TEST_GOOGLE_KEY",
+        "GOOGLE_CSE_ID",
+        "TEST_EVENTREGISTRY_KEY",
+        "TEST_NEWSAPI_KEY",
+    ):
         monkeypatch.setenv(name, f"secret-{name.lower()}")
 
 
@@ -208,7 +235,7 @@ def test_gdelt_reports_an_error_as_plain_text_with_status_200() -> None:
     assert outcome.reason == f"GDELT error: {samples.GDELT_ERROR_TEXT}"
 
 
-@pytest.mark.parametrize("name", ["serper", "brave", "google"])
+@pytest.mark.parametrize("name", ["serper", "brave", "google", "eventregistry", "newsapi"])
 def test_a_provider_whose_key_variable_is_missing_is_not_called(
     name: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -302,3 +329,74 @@ def test_dates_providers_give_are_parsed_and_relative_ones_are_left_out() -> Non
     assert outcome.hits[0].published is not None
     assert outcome.hits[0].published.date() == date(2024, 8, 1)
     assert outcome.hits[1].published is None
+
+
+def test_event_registry_sends_keywords_sites_dates_language_and_the_key_in_the_body() -> None:
+    request = sent(CASES[IDS.index("eventregistry")])
+    body = json.loads(request.content)
+    assert body["keyword"] == ["AI Act", "entry into force"]
+    assert body["keywordOper"] == "and"
+    assert body["sourceUri"] == ["europa.eu"]
+    assert body["dateStart"] == "2024-07-01"
+    assert "dateEnd" not in body
+    assert body["lang"] == "eng"
+    assert body["apiKey"] == "secret-test_eventregistry_key"
+    assert "secret" not in str(request.url)
+
+
+def test_event_registry_keeps_the_first_lines_of_an_article_as_its_snippet() -> None:
+    case = CASES[IDS.index("eventregistry")]
+    with respx.mock() as mock:
+        route(mock, case).respond(200, json=case.normal)
+        outcome = search(provider_for(case))
+    assert 0 < len(outcome.hits[0].snippet) <= 400
+    assert outcome.hits[0].published is not None
+    assert outcome.hits[0].published.isoformat() == "2024-08-01T09:30:00+00:00"
+
+
+def test_event_registry_reports_its_error_object_as_a_failure() -> None:
+    case = CASES[IDS.index("eventregistry")]
+    with respx.mock() as mock:
+        called = route(mock, case).respond(200, json=samples.EVENTREGISTRY_ERROR)
+        outcome = search(provider_for(case))
+    assert outcome.status == ProviderStatus.FAILED
+    assert outcome.reason == "Event Registry error: Invalid API key."
+    assert called.call_count == 1
+
+
+def test_newsapi_sends_phrases_joined_by_and_domains_dates_and_the_key_in_a_header() -> None:
+    request = sent(CASES[IDS.index("newsapi")])
+    params = request.url.params
+    assert params["q"] == '"AI Act" AND "entry into force"'
+    assert params["domains"] == "europa.eu"
+    assert params["from"] == "2024-07-01"
+    assert params["language"] == "en"
+    assert request.headers["X-Api-Key"] == "secret-test_newsapi_key"
+    assert "secret" not in str(request.url)
+
+
+def test_newsapi_skips_articles_taken_down_since_and_ranks_what_is_left() -> None:
+    case = CASES[IDS.index("newsapi")]
+    with respx.mock() as mock:
+        route(mock, case).respond(200, json=case.normal)
+        outcome = search(provider_for(case))
+    assert "https://removed.com" not in [hit.url for hit in outcome.hits]
+    assert [hit.rank for hit in outcome.hits] == [1, 2]
+
+
+def test_newsapi_reports_its_error_status_with_code_and_message() -> None:
+    case = CASES[IDS.index("newsapi")]
+    with respx.mock() as mock:
+        route(mock, case).respond(200, json=samples.NEWSAPI_ERROR)
+        outcome = search(provider_for(case))
+    assert outcome.status == ProviderStatus.FAILED
+    assert outcome.reason == (
+        "NewsAPI error: parameterInvalid: You are trying to request results too far in the past."
+    )
+
+
+def test_a_newsapi_query_over_its_length_limit_drops_whole_terms_from_the_end() -> None:
+    schema = validate_schema({"keywords": ["a" * 100, "b" * 100, "c" * 100, "d" * 100, "e" * 100]})
+    query = newsapi_query(schema)
+    assert len(query) <= Q_MAX_CHARS
+    assert query.endswith("d" * 100)
