@@ -93,6 +93,12 @@ class BudgetConfig(_Strict):
     daily_usd: Annotated[float, Field(ge=0)] = 5.0
     monthly_usd: Annotated[float, Field(ge=0)] = 100.0
     dedupe_window_hours: Annotated[int, Field(ge=0)] = 24
+    # The working time one run of a claim may spend searching and reading (this process's
+    # clock); past it, the claim is decided with the evidence it has.
+    claim_deadline_s: Annotated[float, Field(gt=0, le=600)] = 45.0
+    # However the work was spread (a worker that died, a task handed out again), a run is
+    # decided once this long has passed since its first step.
+    claim_cap_s: Annotated[float, Field(gt=0, le=3600)] = 300.0
 
     @model_validator(mode="after")
     def _per_turn_within_total(self) -> BudgetConfig:
@@ -100,6 +106,8 @@ class BudgetConfig(_Strict):
             raise ValueError("crawls_per_turn cannot exceed total_crawls")
         if self.lean_score is not None and self.lean_score > self.agreement_score:
             raise ValueError("lean_score cannot exceed agreement_score")
+        if self.claim_deadline_s > self.claim_cap_s:
+            raise ValueError("claim_deadline_s cannot exceed claim_cap_s")
         return self
 
 

@@ -51,6 +51,7 @@ from decisions.step_events import (
     failure_event,
     first_query_event,
     gate_event,
+    out_of_time_event,
     search_event,
     step_record,
     verdict_event,
@@ -76,6 +77,9 @@ from harvester.schema import QuerySchema
 from harvester.services import search_run_execute
 
 logger = logging.getLogger(__name__)
+
+# The working-time clock of the claim deadline (a seam for tests that cannot wait 45 s).
+_clock = time.monotonic
 
 
 class ClaimNotRunnable(Exception):
@@ -483,8 +487,27 @@ def _worth_reading(scored: list[ScoredLead], best: float) -> set[str]:
     return {_canonical(s.lead.url) for s in scored if s.usable and s.relevance >= floor}
 
 
+def _out_of_time(run: _Run, started: float) -> str | None:
+    """Why the run must be decided now, or None: this process has worked past the claim's
+    deadline, or the run's first step is older than the cap (a resumed run keeps its clock)."""
+    budgets = run.config.budgets
+    if _clock() - started >= budgets.claim_deadline_s:
+        return f"the claim's time budget of {budgets.claim_deadline_s:g} s is spent"
+    first = (
+        run.claim.events.filter(payload__run=run.number)
+        .exclude(kind=EventKind.QUEUED)
+        .order_by("sequence")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    if first is not None and (timezone.now() - first).total_seconds() >= budgets.claim_cap_s:
+        return f"the run started over {budgets.claim_cap_s:g} s ago"
+    return None
+
+
 def _loop(run: _Run) -> Verdict:
     budgets = run.config.budgets
+    started = _clock()
     if run.config.factcheck.enabled:
         _factcheck_step(run)
     base = compose_initial_query(question=run.question)
@@ -520,15 +543,23 @@ def _loop(run: _Run) -> Verdict:
         # A refinement pays when it finds something new worth reading; the first search has
         # nothing to be compared with.
         dry = 0 if new or attempt == 1 else dry + 1
-        gate = _gate_step(run, attempt, scored)
-        if gate.status == "verify":
-            _verify_step(run, attempt, leads)
-            if not _sufficient(run, leads_as_read=False):
-                gate = _gate_step(run, attempt, scored, key="gate-after-check")
-        if gate.status == "crawl":
-            _crawl_step(run, attempt, gate.picks)
-        stop = dry >= budgets.dry_attempts
-        if stop:
+        late = _out_of_time(run, started)
+        if late is None:
+            gate = _gate_step(run, attempt, scored)
+            if gate.status == "verify":
+                _verify_step(run, attempt, leads)
+                if not _sufficient(run, leads_as_read=False):
+                    gate = _gate_step(run, attempt, scored, key="gate-after-check")
+            if gate.status == "crawl":
+                _crawl_step(run, attempt, gate.picks)
+        stop = late is not None or dry >= budgets.dry_attempts
+        if late is not None:
+            step_record(
+                claim=run.claim,
+                key=run.key("time", attempt),
+                event=out_of_time_event(run=run.number, attempt=attempt, why=late),
+            )
+        elif stop:
             step_record(
                 claim=run.claim,
                 key=run.key("dry", attempt),

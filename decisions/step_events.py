@@ -178,6 +178,14 @@ def dry_event(*, run: int, attempt: int, dry: int) -> StepEvent:
     )
 
 
+def out_of_time_event(*, run: int, attempt: int, why: str) -> StepEvent:
+    return StepEvent(
+        EventKind.DECISION,
+        f"Out of time: {why}; deciding with the evidence read so far",
+        {"run": run, "attempt": attempt, "out_of_time": why},
+    )
+
+
 def totals_payload(totals: Totals) -> dict[str, Any]:
     """The decision's weights as the claim page's bars read them back."""
     return {

@@ -15,8 +15,8 @@ import yaml
 from django.utils import timezone
 
 from claimcheck import http
-from claimcheck.config import reload_config
-from claimcheck.models import Claim, ClaimStatus, EventKind
+from claimcheck.config import ConfigError, load_config, reload_config
+from claimcheck.models import Claim, ClaimStatus, EventKind, PipelineEvent
 from decisions import pipeline
 from decisions.demo.loader import demo_claims, demo_load
 from decisions.pipeline import claim_pipeline_run
@@ -146,6 +146,66 @@ def test_a_task_killed_after_its_second_search_resumes_without_repeating_a_call(
     assert SearchRun.objects.filter(claim=claim).count() == searches_uninterrupted
     keys = [e.payload.get("key") for e in claim.events.all() if e.payload.get("key")]
     assert len(keys) == len(set(keys)), "a resumed step wrote its event twice"
+
+
+def _budgets(settings: Any, **changes: float) -> None:
+    config = yaml.safe_load(Path(settings.CLAIMCHECK_CONFIG).read_text())
+    config["budgets"].update(changes)
+    Path(settings.CLAIMCHECK_CONFIG).write_text(yaml.safe_dump(config), encoding="utf-8")
+    reload_config()
+
+
+def test_a_claim_out_of_working_time_is_decided_with_what_it_has_and_says_why(
+    paid_search: Any, settings: Any, monkeypatch: pytest.MonkeyPatch, editor_client: Any
+) -> None:
+    demo_load()
+    _budgets(settings, claim_deadline_s=30)
+    ticks = iter(range(0, 10_000, 20))  # 20 s of work between two looks at the clock
+    monkeypatch.setattr(pipeline, "_clock", lambda: float(next(ticks)))
+    claim = _submit(UNSETTLED)
+    verdict = claim_pipeline_run(claim_id=claim.pk)
+    assert verdict is not None
+    assert paid_search.call_count == 2  # the second look (40 s) ends the search
+    stopped = claim.events.get(payload__out_of_time__isnull=False)
+    assert stopped.kind == EventKind.DECISION
+    assert stopped.message == (
+        "Out of time: the claim's time budget of 30 s is spent;"
+        " deciding with the evidence read so far"
+    )
+    assert stopped.sequence < claim.events.get(kind=EventKind.VERDICT).sequence
+    page = editor_client.get(f"/claims/{claim.pk}/").content.decode()
+    assert "Out of time: the claim&#x27;s time budget of 30 s is spent" in page
+
+
+def test_a_resumed_run_is_decided_once_its_first_step_is_older_than_the_cap(
+    paid_search: Any, settings: Any
+) -> None:
+    demo_load()
+    _budgets(settings, claim_cap_s=120)
+    claim = _submit(UNSETTLED)
+    # A worker began this run ten minutes ago and died after its first step.
+    begun = PipelineEvent.objects.create(
+        claim=claim,
+        sequence=100,
+        kind=EventKind.QUERY,
+        message="First query: (written by the worker that died)",
+        payload={"run": claim.run_number, "key": f"{claim.run_number}:compose"},
+    )
+    PipelineEvent.objects.filter(pk=begun.pk).update(
+        created_at=timezone.now() - timedelta(minutes=10)
+    )
+    verdict = claim_pipeline_run(claim_id=claim.pk)
+    assert verdict is not None
+    assert paid_search.call_count == 1
+    stopped = claim.events.get(payload__out_of_time__isnull=False)
+    assert "the run started over 120 s ago" in stopped.message
+
+
+def test_the_deadline_cannot_exceed_the_cap(settings: Any, tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("budgets:\n  claim_deadline_s: 90\n  claim_cap_s: 60\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="claim_deadline_s cannot exceed claim_cap_s"):
+        load_config(path)
 
 
 def test_the_sweep_requeues_a_claim_whose_worker_died(monkeypatch: pytest.MonkeyPatch) -> None:
