@@ -165,6 +165,12 @@ class FactCheckConfig(_Strict):
     min_claim_length: Annotated[int, Field(ge=0)] = 20
 
 
+class RetentionConfig(_Strict):
+    # Evidence rows and fetched pages older than this are deleted by the daily sweep, except
+    # what a verdict cites (and so what an override of it stands on).
+    ttl_days: Annotated[int, Field(ge=1, le=3650)] = 30
+
+
 class PipelineConfig(_Strict):
     search: SearchConfig = Field(default_factory=SearchConfig)
     budgets: BudgetConfig = Field(default_factory=BudgetConfig)
@@ -172,6 +178,7 @@ class PipelineConfig(_Strict):
     llm: LLMConfig = Field(default_factory=LLMConfig)
     fetcher: FetcherConfig = Field(default_factory=FetcherConfig)
     factcheck: FactCheckConfig = Field(default_factory=FactCheckConfig)
+    retention: RetentionConfig = Field(default_factory=RetentionConfig)
 
 
 class ConfigError(ImproperlyConfigured):

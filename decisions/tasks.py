@@ -12,6 +12,7 @@ from django.utils import timezone
 from claimcheck.models import Claim, ClaimStatus
 from decisions.lease import lease_expired_before
 from decisions.pipeline import claim_pipeline_run
+from decisions.services.retention import evidence_retention_sweep
 
 logger = logging.getLogger(__name__)
 
@@ -19,6 +20,12 @@ logger = logging.getLogger(__name__)
 def claim_run(claim_id: int) -> str:
     verdict = claim_pipeline_run(claim_id=claim_id)
     return verdict.outcome if verdict else "not run"
+
+
+def evidence_retention() -> str:
+    """The daily schedule "evidence-retention"."""
+    result = evidence_retention_sweep()
+    return f"{result.evidence_deleted} evidence rows and {result.pages_deleted} pages deleted"
 
 
 def claims_sweep_stale() -> int:

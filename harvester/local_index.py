@@ -104,6 +104,18 @@ def index_document(
                 cursor.execute(_FTS_INSERT, [document.pk, title, text])
 
 
+def remove_document(*, url: str) -> None:
+    """Take a page out of the index (when the retention sweep deletes the stored page)."""
+    canonical = canonicalize_url(url)
+    url_hash = hashlib.sha1(canonical.encode("utf-8"), usedforsecurity=False).hexdigest()
+    with transaction.atomic():
+        ids = list(LocalDocument.objects.filter(url_hash=url_hash).values_list("pk", flat=True))
+        if ids and connection.vendor == "sqlite":
+            with connection.cursor() as cursor:
+                cursor.execute(_FTS_DELETE, [ids[0]])
+        LocalDocument.objects.filter(pk__in=ids).delete()
+
+
 def parse_query(query: str | QuerySchema) -> Groups:
     """Words, "quoted phrases" and OR (binding tighter than the implicit AND, as on the web)."""
     if isinstance(query, QuerySchema):

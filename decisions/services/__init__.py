@@ -2,7 +2,8 @@
 
 - `claims`: submit one claim or a batch, re-run;
 - `verdicts`: override a verdict's outcome;
-- `review`: take, release, comment, mark reviewed.
+- `review`: take, release, comment, mark reviewed;
+- `retention`: the daily sweep of evidence and pages past their TTL.
 
 Reads are in `decisions.selectors`; what these raise is in `decisions.errors`."""
 

@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from harvester.local_index import index_document, parse_query, search_documents
+from harvester.local_index import index_document, parse_query, remove_document, search_documents
 from harvester.models import LocalDocument
 from harvester.schema import validate_schema
 
@@ -108,6 +108,11 @@ def test_indexing_the_same_url_again_replaces_the_document(corpus: None) -> None
     assert LocalDocument.objects.filter(domain="reuters.com").count() == 1
     assert urls(query="unchanged") == ["https://reuters.com/markets/ecb-rates"]
     assert urls(query="quarter point") == []
+
+
+def test_removed_documents_are_no_longer_found(corpus: None) -> None:
+    remove_document(url="https://www.reuters.com/markets/ecb-rates")
+    assert urls(query="interest rates") == []
 
 
 def test_queries_of_only_stopwords_or_punctuation_find_nothing_instead_of_failing(
