@@ -54,6 +54,14 @@ class Outcome(models.TextChoices):
     INVALID = "invalid", "Invalid"
 
 
+class ConfidenceTier(models.TextChoices):
+    """How far an editor can lean on a decided claim (decisions.confidence says how it is set)."""
+
+    HIGH = "high", "High"
+    MEDIUM = "medium", "Medium"
+    LOW = "low", "Low"
+
+
 class Claim(models.Model):
     text = models.TextField()
     normalized_hash = models.CharField(max_length=64, db_index=True)
@@ -90,6 +98,9 @@ class Claim(models.Model):
     evidence_count = models.PositiveIntegerField(default=0)
     support_total = models.FloatField(default=0)
     refute_total = models.FloatField(default=0)
+    fact_check_score = models.FloatField(null=True, blank=True)
+    fact_check_tier = models.CharField(max_length=8, choices=ConfidenceTier.choices, blank=True)
+    fact_check_note = models.CharField(max_length=200, blank=True)
     cost_usd = models.DecimalField(max_digits=10, decimal_places=6, default=0)
     run_number = models.PositiveIntegerField(default=1)
     attempt_offset = models.PositiveIntegerField(

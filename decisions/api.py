@@ -92,6 +92,14 @@ class EventOut(Schema):
     at: datetime
 
 
+class FactCheckOut(Schema):
+    """How far to lean on the verdict: a score from 0 to 1 and a tier (high, medium, low)."""
+
+    score: float
+    tier: str
+    note: str
+
+
 class ClaimOut(Schema):
     id: int
     text: str
@@ -107,6 +115,7 @@ class ClaimOut(Schema):
     queries_used: int
     crawls_used: int
     evidence_count: int
+    fact_check: FactCheckOut | None
 
 
 class ClaimDetailOut(ClaimOut):
@@ -160,6 +169,13 @@ def claim_summary(claim: Claim) -> dict[str, Any]:
         "queries_used": claim.queries_used,
         "crawls_used": claim.crawls_used,
         "evidence_count": claim.evidence_count,
+        "fact_check": None
+        if claim.fact_check_score is None
+        else {
+            "score": claim.fact_check_score,
+            "tier": claim.fact_check_tier,
+            "note": claim.fact_check_note,
+        },
     }
 
 

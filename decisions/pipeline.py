@@ -18,6 +18,7 @@ from django.utils import timezone
 from claimcheck import llm
 from claimcheck.config import BudgetConfig, PipelineConfig, get_config
 from claimcheck.models import Claim, ClaimStatus, EventKind
+from decisions.confidence import fact_check_confidence
 from decisions.decide import (
     AgentResult,
     ClaimQuestion,
@@ -415,6 +416,14 @@ def verdict_store(*, claim: Claim, result: AgentResult) -> Verdict:
         },
     )
     now = timezone.now()
+    confidence = fact_check_confidence(
+        outcome=verdict.outcome,
+        reason=verdict.reason,
+        support=verdict.support_total,
+        refute=verdict.refute_total,
+        threshold=get_config().budgets.agreement_score,
+        sources=result.sources,
+    )
     Claim.objects.filter(pk=claim.pk).update(
         status=ClaimStatus.DECIDED,
         outcome=verdict.outcome,
@@ -422,6 +431,9 @@ def verdict_store(*, claim: Claim, result: AgentResult) -> Verdict:
         decided_at=now,
         support_total=verdict.support_total,
         refute_total=verdict.refute_total,
+        fact_check_score=confidence.score,
+        fact_check_tier=confidence.tier,
+        fact_check_note=confidence.note,
         error="",
     )
     step_record(

@@ -252,6 +252,9 @@ def claim_rerun(*, claim: Claim, user: User | None) -> Claim:
         evidence_count=0,
         support_total=0,
         refute_total=0,
+        fact_check_score=None,
+        fact_check_tier="",
+        fact_check_note="",
         decided_at=None,
     )
     locked.refresh_from_db()
