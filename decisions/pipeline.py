@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from django.db import transaction
 from django.db.models import Q
@@ -345,28 +346,39 @@ def clickdown_link(
 def _crawl_step(run: _Run, attempt: int, picks: tuple[ScoredLead, ...]) -> None:
     budgets = run.config.budgets
     leads = [p.lead for p in picks]
+    asked = timezone.now()
     rows = collect_evidence(claim=run.claim, leads=leads, attempt=run.global_attempt(attempt))
     for pick in picks:
         url = _canonical(pick.lead.url)
-        page = _crawl_record(run, attempt, url, pick.tier, rows)
+        page = _crawl_record(run, attempt, url, pick.tier, rows, asked=asked)
         crawled = run.crawled()
         if page is None or not is_hub(page) or len(crawled) >= budgets.total_crawls:
             continue
         link = clickdown_link(page=page, question=run.question, skip=crawled)
         if link is None:
             continue
+        asked = timezone.now()
         child = collect_evidence(
             claim=run.claim,
             leads=[Lead(url=link[0], title=link[1])],
             attempt=run.global_attempt(attempt),
         )
-        _crawl_record(run, attempt, _canonical(link[0]), weigh_source(link[0]).tier, child, via=url)
+        tier = weigh_source(link[0]).tier
+        _crawl_record(run, attempt, _canonical(link[0]), tier, child, asked=asked, via=url)
 
 
 def _crawl_record(
-    run: _Run, attempt: int, url: str, tier: str, rows: list[Evidence], *, via: str = ""
+    run: _Run,
+    attempt: int,
+    url: str,
+    tier: str,
+    rows: list[Evidence],
+    *,
+    asked: datetime,
+    via: str = "",
 ) -> Page | None:
-    """The crawl event of one page and the evidence events of what it said; returns the page."""
+    """The crawl event of one page and the evidence events of what it said; returns the page.
+    A page stored before it was `asked` for came from the page cache."""
     found = list(
         Evidence.objects.filter(pk__in=[row.pk for row in rows if row.url == url])
         .select_related("page")
@@ -383,6 +395,7 @@ def _crawl_record(
             tier=tier,
             page=page,
             hub=is_hub(page),
+            cached=None if page is None else page.fetched_at < asked,
             via=via,
             evidence=len(found),
         ),

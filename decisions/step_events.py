@@ -99,6 +99,7 @@ def verify_event(*, run: int, attempt: int, check: SnippetCheck) -> StepEvent:
             "url": check.url,
             "verified": check.verified,
             "why": check.why,
+            "cached": check.cached,
         },
     )
 
@@ -111,6 +112,7 @@ def crawl_event(
     tier: str,
     page: Page | None,
     hub: bool,
+    cached: bool | None,
     via: str,
     evidence: int,
 ) -> StepEvent:
@@ -136,6 +138,7 @@ def crawl_event(
             "published": page.published_at.isoformat() if page and page.published_at else None,
             "error": page.error if page else "",
             "hub": hub,
+            "cached": cached,
             "via": via,
             "evidence": evidence,
         },

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 
 from django.db import transaction
+from django.utils import timezone
 
 from claimcheck import llm
 from claimcheck.config import get_config
@@ -359,6 +360,8 @@ class SnippetCheck:
     url: str
     verified: bool
     why: str
+    # Whether the page came from the page cache; None when no page could be had.
+    cached: bool | None = None
 
 
 def _check_snippet(row: Evidence, snippet: str, page: Page | None) -> str:
@@ -395,6 +398,7 @@ def snippet_verify(
     if not todo:
         return []
     found_at = {row.url: leads[row.url].url if row.url in leads else row.url for row in todo}
+    asked = timezone.now()
     pages = pages_fetch(
         urls=list(found_at.values()),
         snippets={lead.url: lead.snippet for lead in leads.values() if lead.snippet},
@@ -413,7 +417,10 @@ def snippet_verify(
                 http_status=page.http_status if page else None,
                 scraped_chars=page.scraped_chars if page else 0,
             )
-            checks.append(SnippetCheck(row_id=row.pk, url=row.url, verified=not why, why=why))
+            cached = None if page is None else page.fetched_at < asked
+            checks.append(
+                SnippetCheck(row_id=row.pk, url=row.url, verified=not why, why=why, cached=cached)
+            )
     return checks
 
 
