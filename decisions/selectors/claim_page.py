@@ -1,0 +1,319 @@
+"""The claim page's reads: the live timeline, the weights as drawn, what changed since the last
+run, the verdict's proof as shown, and a quote in the page text it was read from."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Max
+from django.utils.dateparse import parse_datetime
+from django.utils.safestring import SafeString, mark_safe
+
+from claimcheck.config import get_config
+from claimcheck.models import (
+    Claim,
+    EventKind,
+    PipelineEvent,
+)
+from decisions.models import Comment, Override, Verdict
+from decisions.proof import proof_as_shown, render_proof
+from decisions.selectors.claims import also_reported_by
+from decisions.summary import verdict_summary
+from evidence.models import Evidence, FactCheckMatch
+
+# --- the live timeline --------------------------------------------------------------------------
+
+
+def _when(value: Any) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return parse_datetime(str(value))
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """One event as the page shows it: the payload's keys, with dates parsed."""
+
+    event: PipelineEvent
+    run: int
+    data: dict[str, Any]
+
+    @property
+    def kind(self) -> str:
+        return self.event.kind
+
+
+@dataclass(frozen=True)
+class TimelineRun:
+    number: int
+    entries: list[TimelineEntry]
+
+
+@dataclass(frozen=True)
+class AgreementBars:
+    """The decision's weights as the claim page draws them: each side against the agreement
+    threshold (the verdict's own totals are `decisions.decide.Totals`)."""
+
+    support: float
+    refute: float
+    threshold: float
+    support_domains: list[str] = field(default_factory=list)
+    refute_domains: list[str] = field(default_factory=list)
+
+    @property
+    def support_pct(self) -> int:
+        return _pct(self.support, self.threshold)
+
+    @property
+    def refute_pct(self) -> int:
+        return _pct(self.refute, self.threshold)
+
+
+def _pct(value: float, threshold: float) -> int:
+    return min(100, round(100 * value / threshold)) if threshold > 0 else 0
+
+
+def _entry(event: PipelineEvent, run: int) -> TimelineEntry:
+    data = dict(event.payload or {})
+    if event.kind == EventKind.SEARCH:
+        data["provider_rows"] = sorted((data.get("providers") or {}).items())
+    elif event.kind == EventKind.CRAWL:
+        data["published_at"] = _when(data.get("published"))
+    elif event.kind == EventKind.EVIDENCE:
+        data["event_date"] = _when(data.get("event_at"))
+    elif event.kind == EventKind.DECISION:
+        data["totals"] = _totals_from(data)
+    return TimelineEntry(event=event, run=run, data=data)
+
+
+def _totals_from(payload: dict[str, Any]) -> AgreementBars:
+    return AgreementBars(
+        support=float(payload.get("support") or 0),
+        refute=float(payload.get("refute") or 0),
+        threshold=float(payload.get("threshold") or get_config().budgets.agreement_score),
+        support_domains=list(payload.get("support_domains") or []),
+        refute_domains=list(payload.get("refute_domains") or []),
+    )
+
+
+def timeline(*, events: list[PipelineEvent]) -> list[TimelineRun]:
+    """Events grouped by the run they belong to, newest run first, each in order."""
+    runs: dict[int, list[TimelineEntry]] = defaultdict(list)
+    current = 1
+    shown = ""
+    for event in events:
+        number = (event.payload or {}).get("run")
+        if isinstance(number, int):
+            current = number
+        entry = _entry(event, current)
+        if event.kind in (EventKind.QUERY, EventKind.SEARCH):
+            # A search that sends the query just shown does not show it again.
+            query = str(entry.data.get("query") or "")
+            entry.data["repeat_query"] = bool(query) and query == shown
+            shown = query
+        runs[current].append(entry)
+    return [TimelineRun(number, runs[number]) for number in sorted(runs, reverse=True)]
+
+
+def latest_totals(*, claim: Claim, events: list[PipelineEvent]) -> AgreementBars:
+    for event in reversed(events):
+        if event.kind == EventKind.DECISION and event.payload.get("run") == claim.run_number:
+            return _totals_from(event.payload)
+    return AgreementBars(
+        support=claim.support_total,
+        refute=claim.refute_total,
+        threshold=get_config().budgets.agreement_score,
+    )
+
+
+def last_event_sequence(*, claim: Claim) -> int:
+    return int(claim.events.aggregate(n=Max("sequence"))["n"] or 0)
+
+
+@dataclass(frozen=True)
+class RunChanges:
+    """What a re-run changed against the run before it: the outcome and the counted sources."""
+
+    previous_run: int
+    outcome_before: str
+    outcome_after: str
+    added: list[dict[str, Any]]
+    removed: list[dict[str, Any]]
+    kept: int
+
+    @property
+    def outcome_changed(self) -> bool:
+        return self.outcome_before != self.outcome_after
+
+    @property
+    def anything(self) -> bool:
+        return self.outcome_changed or bool(self.added or self.removed)
+
+
+def run_changes(*, current: Verdict, previous: Verdict) -> RunChanges:
+    def keyed(sources: Any) -> dict[str, dict[str, Any]]:
+        return {str(s.get("url")): s for s in (sources or []) if isinstance(s, dict)}
+
+    now, before = keyed(current.sources), keyed(previous.sources)
+    return RunChanges(
+        previous_run=previous.run_number,
+        outcome_before=previous.outcome,
+        outcome_after=current.outcome,
+        added=[now[url] for url in now if url not in before],
+        removed=[before[url] for url in before if url not in now],
+        kept=len(now.keys() & before.keys()),
+    )
+
+
+@dataclass(frozen=True)
+class ClaimPage:
+    """Everything the claim page shows, loaded with a fixed number of queries."""
+
+    claim: Claim
+    runs: list[TimelineRun]
+    last_sequence: int
+    totals: AgreementBars
+    evidence: list[Evidence]
+    verdict: Verdict | None
+    proof_html: SafeString
+    earlier_verdicts: list[Verdict]
+    overrides: list[Override]
+    fact_checks: list[FactCheckMatch]
+    also_reported_by: list[Claim]
+    summary: str = ""
+    comments: list[Comment] = field(default_factory=list)
+    changes: RunChanges | None = None
+
+
+def shown_proof(verdict: Verdict, overrides: list[Override]) -> str:
+    """The verdict's proof with the latest override of it in its lead."""
+    latest = next((o for o in overrides if o.verdict_id == verdict.pk), None)
+    return proof_as_shown(markdown_text=verdict.proof_markdown, override=latest)
+
+
+def _proof_html(verdict: Verdict | None, overrides: list[Override]) -> SafeString:
+    if verdict is None:
+        return SafeString("")
+    # render_proof sanitizes (nh3) after escaping raw HTML; its output is the one thing the
+    # page marks safe.
+    return mark_safe(render_proof(shown_proof(verdict, overrides)))  # noqa: S308
+
+
+def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
+    """The claim page's data. `full` is False while the claim is still running: the poll then
+    skips the parts that only show once there is a verdict."""
+    events = list(claim.events.order_by("sequence"))
+    evidence = list(
+        Evidence.objects.filter(claim=claim, attempt__gt=claim.attempt_offset).order_by(
+            "-weight", "id"
+        )
+    )
+    verdicts: list[Verdict] = []
+    overrides: list[Override] = []
+    fact_checks: list[FactCheckMatch] = []
+    others: list[Claim] = []
+    comments: list[Comment] = []
+    if full:
+        verdicts = list(claim.verdicts.order_by("-run_number", "-decided_at"))
+        overrides = list(
+            Override.objects.filter(verdict__claim=claim)
+            .select_related("editor", "verdict")
+            .order_by("-at", "-id")
+        )
+        fact_checks = list(claim.fact_checks.all())
+        others = also_reported_by(claim=claim)
+        comments = list(claim.comments.select_related("author"))
+    verdict = verdicts[0] if verdicts and verdicts[0].run_number == claim.run_number else None
+    return ClaimPage(
+        claim=claim,
+        runs=timeline(events=events),
+        last_sequence=events[-1].sequence if events else 0,
+        totals=latest_totals(claim=claim, events=events),
+        evidence=evidence,
+        verdict=verdict,
+        proof_html=_proof_html(verdict, overrides),
+        earlier_verdicts=[v for v in verdicts if v is not verdict],
+        overrides=overrides,
+        fact_checks=fact_checks,
+        also_reported_by=others,
+        summary=""
+        if verdict is None
+        else verdict_summary(
+            outcome=verdict.outcome,
+            reason=verdict.reason,
+            sources=verdict.sources or [],
+            lean=verdict.lean,
+        ),
+        comments=comments,
+        changes=_changes(verdict, verdicts),
+    )
+
+
+def _changes(verdict: Verdict | None, verdicts: list[Verdict]) -> RunChanges | None:
+    """Against the latest earlier run that reached a verdict."""
+    if verdict is None:
+        return None
+    previous = next((v for v in verdicts if v.run_number < verdict.run_number), None)
+    return None if previous is None else run_changes(current=verdict, previous=previous)
+
+
+# --- a quote in its page ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QuoteInContext:
+    """A stored page's text split around one evidence quote (found is False when the quote is not
+    in the stored text any more, for example after the page was read again)."""
+
+    evidence: Evidence
+    before: str
+    quote: str
+    after: str
+    found: bool
+
+
+_ELLIPSIS_ENDS = re.compile(r"^\s*(?:\.\.\.|…)\s*|[\s,;:]*(?:\.\.\.|…)\s*$")
+# A search snippet is cut short ("...") and may join a title to the text; the longest run of its
+# words found on the page is the part highlighted, if it is long enough to mean something.
+_MIN_WORDS = 6
+
+
+def _locate(text: str, quote: str) -> tuple[int, int] | None:
+    """Where `quote` sits in `text`: exactly, with the page's own white space, or its longest
+    leading run of words (a snippet's cut-off ending left out)."""
+    if not quote:
+        return None
+    start = text.find(quote)
+    if start >= 0:
+        return start, start + len(quote)
+    words = _ELLIPSIS_ENDS.sub("", quote).split()
+    for count in range(len(words), min(_MIN_WORDS, len(words)) - 1, -1):
+        pattern = r"\s+".join(re.escape(word) for word in words[:count])
+        match = re.search(pattern, text)
+        if match:
+            return match.start(), match.end()
+    return None
+
+
+def evidence_in_context(*, claim: Claim, evidence_id: int) -> QuoteInContext | None:
+    """The evidence row of this claim with its page's stored text, or None when there is none."""
+    evidence = (
+        Evidence.objects.select_related("page")
+        .filter(claim=claim, pk=evidence_id, page__isnull=False)
+        .first()
+    )
+    if evidence is None or evidence.page is None:
+        return None
+    text = evidence.page.text or ""
+    where = _locate(text, evidence.source_quote)
+    if where is None:
+        return QuoteInContext(evidence, text, "", "", found=False)
+    start, end = where
+    return QuoteInContext(evidence, text[:start], text[start:end], text[end:], found=True)
