@@ -77,6 +77,8 @@ class Claim(models.Model):
         max_length=16, blank=True, help_text="given, or parsed from the claim text"
     )
     source_channel = models.CharField(max_length=200, blank=True)
+    language = models.CharField(max_length=8, blank=True, help_text="ISO 639-1, detected")
+    language_confidence = models.FloatField(null=True, blank=True)
     status = models.CharField(
         max_length=16, choices=ClaimStatus.choices, default=ClaimStatus.QUEUED
     )

@@ -146,6 +146,9 @@ class Evidence(models.Model):
     method = models.CharField(max_length=16, choices=Method.choices)
     confidence = models.CharField(max_length=8, choices=Confidence.choices, default=Confidence.LOW)
     in_window = models.BooleanField(null=True, blank=True)
+    entity_overlap = models.FloatField(
+        null=True, blank=True, help_text="the claim's entities against the quote's (0-1)"
+    )
     http_status = models.PositiveSmallIntegerField(null=True, blank=True)
     content_depth = models.CharField(max_length=16, choices=ContentDepth.choices)
     scraped_chars = models.PositiveIntegerField(default=0)
@@ -215,6 +218,36 @@ class FactCheckCache(models.Model):
 
     def __str__(self) -> str:
         return f"{self.normalized_hash[:12]} @ {self.cached_at:%Y-%m-%d}"
+
+
+class EntityKind(models.TextChoices):
+    PERSON = "person", "Person"
+    ORGANIZATION = "organization", "Organization"
+    PLACE = "place", "Place"
+    OTHER = "other", "Other"
+
+
+class EntityAlias(models.Model):
+    """Another name of an entity ("Kiev", "Київ" for "Kyiv"): entities are compared, and
+    searched in English, by the name an alias stands for. `key` is the alias's matching key
+    (case, accents and Cyrillic-Latin spelling folded), so one spelling maps to one name."""
+
+    name = models.CharField(max_length=200, help_text="the name in English, as searched")
+    alias = models.CharField(max_length=200)
+    key = models.CharField(max_length=200, unique=True, editable=False)
+    kind = models.CharField(max_length=16, choices=EntityKind.choices, default=EntityKind.OTHER)
+    note = models.CharField(max_length=300, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL
+    )
+
+    class Meta:
+        ordering = ["name", "alias"]
+        verbose_name_plural = "entity aliases"
+
+    def __str__(self) -> str:
+        return f"{self.alias} → {self.name}"
 
 
 class DomainAction(models.TextChoices):

@@ -153,6 +153,7 @@ class ProcessedResult(_Snapshot):
     title = models.TextField(blank=True)
     snippet = models.TextField(blank=True)
     published = models.DateTimeField(null=True, blank=True)
+    language = models.CharField(max_length=8, blank=True, help_text="of title and snippet")
     inserted_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

@@ -9,6 +9,7 @@ from django.test import Client
 
 from claimcheck.config import reload_config
 from claimcheck.models import ApiToken
+from evidence.entities import aliases_changed
 from tests.factories import UserFactory
 
 PASSWORD = "pass-word-123"
@@ -16,10 +17,13 @@ PASSWORD = "pass-word-123"
 
 @pytest.fixture(autouse=True)
 def _fresh_config() -> Any:
-    """Each test starts from the shipped pipeline config."""
+    """Each test starts from the shipped pipeline config and reads the alias table afresh
+    (a rolled-back test leaves the same row count and date behind)."""
     reload_config()
+    aliases_changed()
     yield
     reload_config()
+    aliases_changed()
 
 
 @pytest.fixture
