@@ -124,6 +124,7 @@ class WeightConfig(_Strict):
 
 class LLMPrompts(_Strict):
     rewrite: str = "claimcheck/prompts/rewrite_query.txt"
+    translate: str = "claimcheck/prompts/translate_query.txt"
     stance: str = "claimcheck/prompts/stance.txt"
     proof: str = "claimcheck/prompts/proof.txt"
 

@@ -43,7 +43,7 @@ logger = logging.getLogger("claimcheck.llm")
 ErrorKind = Literal[
     "not_configured", "timeout", "auth", "rate_limit", "unavailable", "bad_output", "failed"
 ]
-PromptName = Literal["rewrite", "stance", "proof"]
+PromptName = Literal["rewrite", "translate", "stance", "proof"]
 MockResponse = str | Exception
 
 T = TypeVar("T")

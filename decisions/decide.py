@@ -50,6 +50,9 @@ class ClaimQuestion:
     timeframe_start: datetime | None = None
     timeframe_end: datetime | None = None
     claim_id: int | None = None
+    language: str = ""
+    """ISO 639-1, as detected; "" when unknown."""
+    language_confidence: float = 1.0
 
     @property
     def has_timeframe(self) -> bool:

@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from claimcheck.language import MIXED_CONFIDENCE, LanguageGuess, detect_language
 from decisions.decide import ClaimQuestion
 from evidence.domains import DomainRule, publisher_of, weigh_source
+from evidence.entities import Entity, entity_overlap, extract_entities
 from evidence.rerank import tokens
 from evidence.services import Lead
 
@@ -55,6 +57,8 @@ MIN_CRAWL_RELEVANCE = 0.25
 # And a share of the best relevance among the results that could be read: a page far less about
 # the claim than another result is not worth a crawl for its authority alone.
 RELATIVE_CRAWL_RELEVANCE = 0.6
+# How much naming the claim's entities counts in a result's relevance, against sharing its words.
+ENTITY_SHARE = 0.3
 
 
 @dataclass(frozen=True)
@@ -100,7 +104,7 @@ def _in_window(when: datetime | None, question: ClaimQuestion) -> bool | None:
     return not (question.timeframe_end and when > question.timeframe_end)
 
 
-def lead_relevance(lead: Lead, claim_words: set[str]) -> float:
+def word_share(lead: Lead, claim_words: set[str]) -> float:
     if not claim_words:
         return 1.0
     return len(claim_words & set(tokens(f"{lead.title} {lead.url} {lead.snippet}"))) / len(
@@ -108,8 +112,42 @@ def lead_relevance(lead: Lead, claim_words: set[str]) -> float:
     )
 
 
+@dataclass(frozen=True)
+class ClaimTerms:
+    """What a result is compared with: the claim's content words, its entities and language."""
+
+    words: set[str]
+    entities: list[Entity]
+    language: LanguageGuess
+
+    @classmethod
+    def of(cls, question: ClaimQuestion) -> ClaimTerms:
+        return cls(
+            words=set(tokens(question.text)),
+            entities=extract_entities(question.text, language=question.language),
+            language=LanguageGuess(question.language, question.language_confidence),
+        )
+
+
+def lead_relevance(lead: Lead, claim: ClaimTerms) -> float:
+    """How much a result is about the claim: the share of the claim's words in its title, URL
+    and snippet, blended with how far it names the claim's entities (`ENTITY_SHARE`). A result
+    in another language than the claim shares no words with it; its entities, compared across
+    spelling and script, are then the whole measure."""
+    text = f"{lead.title} {lead.snippet}"
+    lead_language = detect_language(text)
+    overlap = entity_overlap(claim.entities, extract_entities(text, language=lead_language.code))
+    words = word_share(lead, claim.words)
+    if overlap is None:
+        return words
+    sure = not claim.language.mixed and lead_language.confidence >= MIXED_CONFIDENCE
+    if sure and claim.language.known and lead_language.code != claim.language.code:
+        return overlap
+    return (1 - ENTITY_SHARE) * words + ENTITY_SHARE * overlap
+
+
 def score_leads(*, leads: list[Lead], question: ClaimQuestion) -> list[ScoredLead]:
-    claim_words = set(tokens(question.text))
+    claim = ClaimTerms.of(question)
     scored = []
     for lead in leads:
         rule = weigh_source(lead.url)
@@ -118,7 +156,7 @@ def score_leads(*, leads: list[Lead], question: ClaimQuestion) -> list[ScoredLea
         in_window = _in_window(lead.published, question)
         score = rule.weight + (0.3 if cues else 0) + (0.2 if has_date else 0)
         score += 0.2 if in_window else 0
-        relevance = round(lead_relevance(lead, claim_words), 3)
+        relevance = round(lead_relevance(lead, claim), 3)
         scored.append(
             ScoredLead(
                 lead,

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from claimcheck import llm
 from claimcheck.config import BudgetConfig, PipelineConfig, get_config
+from claimcheck.language import LanguageGuess, detect_language
 from claimcheck.models import Claim, ClaimStatus, EventKind
 from decisions.confidence import fact_check_confidence
 from decisions.decide import (
@@ -43,11 +44,12 @@ from decisions.gate import (
 )
 from decisions.lease import claim_lease, lease_expired_before
 from decisions.models import Verdict
-from decisions.query import compose_initial_query, refine_query
+from decisions.query import ComposedQuery, compose_initial_query, english_query, refine_query
 from decisions.step_events import (
     crawl_event,
     decision_event,
     dry_event,
+    english_query_event,
     evidence_event,
     factcheck_event,
     failure_event,
@@ -464,6 +466,19 @@ def claim_fail(*, claim: Claim, error: str) -> None:
     step_record(claim=claim, event=failure_event(run=claim.run_number, error=error))
 
 
+def claim_language(*, claim: Claim) -> LanguageGuess:
+    """The claim's language as stored at submission, detected and stored now for a claim that
+    came in another way (an evaluation, an older row)."""
+    if claim.language:
+        return LanguageGuess(claim.language, claim.language_confidence or 0.0)
+    guess = detect_language(claim.text)
+    if guess.known:
+        Claim.objects.filter(pk=claim.pk).update(
+            language=guess.code, language_confidence=guess.confidence
+        )
+    return guess
+
+
 def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
     """Run (or resume) the loop for one claim until it has a verdict. Provider and LLM failures
     fail the claim with their reason; anything unexpected fails it and is raised."""
@@ -474,6 +489,7 @@ def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
         return None
     started = time.monotonic()
     config = get_config()
+    language = claim_language(claim=claim)
     run = _Run(
         claim=claim,
         question=ClaimQuestion(
@@ -481,6 +497,8 @@ def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
             timeframe_start=claim.timeframe_start,
             timeframe_end=claim.timeframe_end,
             claim_id=claim.pk,
+            language=language.code,
+            language_confidence=language.confidence,
         ),
         config=config,
     )
@@ -541,16 +559,37 @@ def _loop(run: _Run) -> Verdict:
         key=run.key("compose"),
         event=first_query_event(run=run.number, schema=base),
     )
+    # The first searches: the claim's own query, and for a claim in another language its
+    # search in English. Refinements come after both.
+    first = [ComposedQuery(base, "first query")]
+    english = english_query(question=run.question, base=base)
+    if english is not None:
+        first.append(english)
+        step_record(
+            claim=run.claim,
+            key=run.key("compose-en"),
+            event=english_query_event(
+                run=run.number,
+                schema=english.schema,
+                why=english.tweak,
+                language=run.question.language,
+            ),
+        )
     sent: set[str] = set()
     snippets: list[str] = []
     seen: set[str] = set()
     best = 0.0
     dry = 0
-    schema, tweak = base, "first query"
     for attempt in range(1, budgets.max_queries + 1):
-        if attempt > 1:
+        if attempt <= len(first):
+            schema, tweak = first[attempt - 1].schema, first[attempt - 1].tweak
+        else:
             composed = refine_query(
-                base=base, attempt=attempt, question=run.question, snippets=snippets, sent=sent
+                base=base,
+                attempt=attempt - len(first) + 1,
+                question=run.question,
+                snippets=snippets,
+                sent=sent,
             )
             if composed is None:
                 break  # every tweak has been tried: decide with what there is
@@ -565,9 +604,9 @@ def _loop(run: _Run) -> Verdict:
         best = max([best, *(s.relevance for s in scored if s.usable)])
         new = _worth_reading(scored, best) - seen
         seen |= new
-        # A refinement pays when it finds something new worth reading; the first search has
-        # nothing to be compared with.
-        dry = 0 if new or attempt == 1 else dry + 1
+        # A refinement pays when it finds something new worth reading; the first searches
+        # (in the claim's language and in English) have nothing to be compared with.
+        dry = 0 if new or attempt <= len(first) else dry + 1
         late = _out_of_time(run, started)
         if late is None:
             gate = _gate_step(run, attempt, scored)

@@ -14,9 +14,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
+from claimcheck import llm
+from claimcheck.language import LanguageGuess, language_name
 from decisions.decide import ClaimQuestion
+from evidence.entities import extract_entities
 from evidence.models import Domain, Tier
-from harvester.rewriter import RewriteInvalid, deterministic_rewrite, rewrite_query
+from harvester.rewriter import (
+    RewriteInvalid,
+    deterministic_rewrite,
+    rewrite_query,
+    translate_query,
+)
 from harvester.schema import MAX_KEYWORDS, QuerySchema, validate_schema
 
 # Reports of an event appear after it; announcements of it may come a little before.
@@ -25,6 +33,7 @@ DATES_AFTER = timedelta(days=90)
 MAX_SITES = 20
 CORE_TERMS = 6
 
+_NUMBER = re.compile(r"\b\d[\d.,]*\d\b|\b\d\b")
 _CAPITALIZED = re.compile(r"\b([A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)*)")
 
 
@@ -70,6 +79,51 @@ def compose_initial_query(*, question: ClaimQuestion) -> QuerySchema:
         **_date_filters(question),
     }
     return validate_schema({"keywords": keywords, "boolean": "AND", "filters": filters})
+
+
+def _question_language(question: ClaimQuestion) -> LanguageGuess:
+    return LanguageGuess(question.language, question.language_confidence)
+
+
+def english_names(question: ClaimQuestion) -> list[str]:
+    """The claim's entities by the names English pages use (the alias table's or gazetteer's,
+    else transliterated), and its numbers, which read the same in any language."""
+    names: list[str] = []
+    for entity in extract_entities(question.text, language=question.language):
+        if entity.name.lower() not in {n.lower() for n in names}:
+            names.append(entity.name)
+    numbers = [w for w in _NUMBER.findall(question.text) if w not in names]
+    return (names[: MAX_KEYWORDS - 2] + numbers[:2])[:MAX_KEYWORDS]
+
+
+def english_query(*, question: ClaimQuestion, base: QuerySchema) -> ComposedQuery | None:
+    """The claim's search in English, for a claim in another language or a mix of languages
+    (one the detector is unsure of), or None for an English claim.
+
+    With an LLM configured, a claim in a language other than English or Russian has its query
+    translated (never the content read). Without one, and for a Russian claim, whose words
+    English pages do not share, the query is the English or transliterated names of the
+    claim's entities and its numbers."""
+    language = _question_language(question)
+    if not language.known or language.code == "en":
+        return None
+    name = language_name(language.code)
+    unsure = f" (detected {name} at {language.confidence:.2f})" if language.mixed else ""
+    if llm.is_enabled() and language.needs_english_search():
+        rewrite = translate_query(text=question.text)
+        data = rewrite.schema.model_dump()
+        data["keywords"] = _core_terms(list(rewrite.schema.keywords))
+        data["filters"] = {**data["filters"], **_date_filters(question), "lang": "en"}
+        schema = validate_schema(data)
+        return ComposedQuery(schema, f"the claim is in {name}{unsure}: its query in English")
+    names = english_names(question)
+    if not names:
+        return None
+    named = _with(base, keywords=names, boolean="AND" if len(names) <= 3 else "OR")
+    if named is None or named.compile() == base.compile():
+        return None
+    how = "no LLM to translate" if language.needs_english_search() else "names in English"
+    return ComposedQuery(named, f"the claim is in {name}{unsure}: its names in English ({how})")
 
 
 def _sites_for(tier: str) -> list[str]:

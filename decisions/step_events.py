@@ -51,6 +51,20 @@ def first_query_event(*, run: int, schema: QuerySchema) -> StepEvent:
     )
 
 
+def english_query_event(*, run: int, schema: QuerySchema, why: str, language: str) -> StepEvent:
+    return StepEvent(
+        EventKind.QUERY,
+        f"Also searching in English, as {why}: {schema.compile()[:200]}",
+        {
+            "run": run,
+            "query": schema.compile(),
+            "schema": schema.model_dump(),
+            "language": language,
+            "why": why,
+        },
+    )
+
+
 def search_event(*, run: int, attempt: int, search_run: SearchRun, tweak: str) -> StepEvent:
     return StepEvent(
         EventKind.SEARCH,

@@ -39,7 +39,7 @@ STOPWORDS = frozenset(
         "through under until up very"
     ).split()
 )
-_WORD = re.compile(r"[a-z0-9]+(?:[.,][0-9]+)*")
+_WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)*")
 
 
 def stem(word: str) -> str:

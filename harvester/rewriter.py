@@ -229,10 +229,12 @@ class _AnyObject(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
-def llm_rewrite(text: str, *, prompt: str) -> tuple[QuerySchema, str, float]:
+def llm_rewrite(
+    text: str, *, prompt: str, purpose: str = "rewrite"
+) -> tuple[QuerySchema, str, float]:
     """(schema, model, cost). RewriteInvalid for junk, RewriteFailed for a failed call."""
     try:
-        result = llm.complete_json(system=prompt, user=text, schema=_AnyObject, purpose="rewrite")
+        result = llm.complete_json(system=prompt, user=text, schema=_AnyObject, purpose=purpose)
     except llm.LLMError as exc:
         if exc.kind == "bad_output":
             raise RewriteInvalid(exc.details or "the model's reply is not a JSON object") from exc
@@ -247,27 +249,40 @@ def llm_rewrite(text: str, *, prompt: str) -> tuple[QuerySchema, str, float]:
 # --- the cache ---------------------------------------------------------------------------------
 
 
-def _current_rewriter() -> tuple[str, str, str]:
+def _current_rewriter(prompt_name: llm.PromptName = "rewrite") -> tuple[str, str, str]:
     """(rewriter name, prompt text, prompt hash) for the configuration in force."""
     config = get_config().llm
     if not llm.is_enabled(config):
         return DETERMINISTIC, "", ""
     try:
-        prompt, prompt_hash = llm.load_prompt("rewrite", config)
+        prompt, prompt_hash = llm.load_prompt(prompt_name, config)
     except llm.LLMError as exc:
         raise RewriteFailed(exc.details) from exc
     return str(config.model), prompt, prompt_hash
 
 
-def rewrite_query(*, text: str) -> Rewrite:
+def translate_query(*, text: str) -> Rewrite:
+    """The search for a claim in another language, in English, by the configured LLM with the
+    `translate` prompt: the query is translated, never the content read. Cached like a rewrite,
+    under the text marked as a translation. Needs an LLM (RewriteFailed without one)."""
+    if not llm.is_enabled(get_config().llm):
+        raise RewriteFailed("translating a query needs an LLM")
+    return rewrite_query(text=text, prompt_name="translate")
+
+
+TRANSLATION_MARK = "[to English] "
+
+
+def rewrite_query(*, text: str, prompt_name: llm.PromptName = "rewrite") -> Rewrite:
     """The template schema for `text`, from the cache when the same rewriter made it."""
     original = normalize_query_text(text)
     if not original:
         raise RewriteInvalid("query: must not be empty")
     if len(original) > MAX_QUERY_TEXT_CHARS:
         raise RewriteInvalid(f"query: longer than {MAX_QUERY_TEXT_CHARS} characters")
-    rewriter, prompt, prompt_hash = _current_rewriter()
-    cached = Query.objects.filter(original_query=original).first()
+    rewriter, prompt, prompt_hash = _current_rewriter(prompt_name)
+    cache_key = original if prompt_name == "rewrite" else TRANSLATION_MARK + original
+    cached = Query.objects.filter(original_query=cache_key).first()
     if cached is not None and cached.rewriter == rewriter and cached.prompt_hash == prompt_hash:
         try:
             schema = validate_schema(cached.schema)
@@ -285,7 +300,7 @@ def rewrite_query(*, text: str) -> Rewrite:
     if rewriter == DETERMINISTIC:
         schema = deterministic_rewrite(original)
     else:
-        schema, _model, cost = llm_rewrite(original, prompt=prompt)
+        schema, _model, cost = llm_rewrite(original, prompt=prompt, purpose=prompt_name)
     template = compile_query(schema)
     if len(template) > MAX_QUERY_CHARS:  # validate_schema checks this; kept for clarity
         raise RewriteInvalid(f"compiled query is over {MAX_QUERY_CHARS} characters")
@@ -297,7 +312,7 @@ def rewrite_query(*, text: str) -> Rewrite:
     }
     try:
         with transaction.atomic():
-            Query.objects.update_or_create(original_query=original, defaults=defaults)
+            Query.objects.update_or_create(original_query=cache_key, defaults=defaults)
     except IntegrityError:
         # A concurrent request cached the same text first; its rewrite is as good as ours.
         logger.info("harvester: rewrite cached concurrently", extra={"rewriter": rewriter})

@@ -25,6 +25,7 @@ from django.db.models import Sum
 from django.utils import timezone
 
 from claimcheck.config import PipelineConfig, get_config
+from claimcheck.language import detect_language
 from claimcheck.models import Claim
 from harvester.errors import (
     AllProvidersFailed,
@@ -330,6 +331,7 @@ def _store(
                 title=m.title,
                 snippet=m.snippet,
                 published=m.published,
+                language=detect_language(f"{m.title} {m.snippet}").code,
             )
             for m in merged
         )

@@ -18,6 +18,7 @@ from django.utils import timezone
 from claimcheck.config import get_config
 from claimcheck.daterange import RANGE_MESSAGE, date_in_range
 from claimcheck.events import event_record
+from claimcheck.language import detect_language
 from claimcheck.models import (
     CLAIM_MAX_CHARS,
     Claim,
@@ -150,8 +151,11 @@ def claim_enqueue(claim: Claim) -> None:
 
 
 def _create(claim_input: ClaimInput, user: User | None, *, enqueue: bool = True) -> Claim:
+    language = detect_language(claim_input.text)
     claim = Claim.objects.create(
         text=claim_input.text,
+        language=language.code,
+        language_confidence=language.confidence if language.known else None,
         timeframe_start=claim_input.timeframe_start,
         timeframe_end=claim_input.timeframe_end,
         timeframe_source=claim_input.timeframe_source,

@@ -162,29 +162,36 @@ def _name(words: list[str], *, after_title: bool, language: str) -> Entity:
     return _unknown(words, after_title=after_title, language=language)
 
 
-def _segment(run: list[str], *, after_title: bool, language: str) -> list[Entity]:
+def _segment(
+    run: list[str], *, after_title: bool, language: str, common_first: bool = False
+) -> list[Entity]:
     """One run of capitalised words as entities. A run known as a whole is one entity; one
     with an organisation's or a document's word is one too, plus the sure names inside it
     ("Kyiv City Council" also names Kyiv). Otherwise the run is cut at titles and at sure
     names (the alias table, countries), and each piece between is one name."""
     whole = _known(run, language=language)
-    if whole is not None:
-        return [whole]
     lowered = {w.lower() for w in run}
-    if lowered & (_ORGANIZATION_WORDS | _OTHER_WORDS):
-        named = (
-            w for w in run if w.lower() not in _ORGANIZATION_WORDS | _OTHER_WORDS | _CONNECTORS
-        )
-        inner = [_known([w], language=language) for w in named]
-        sure = [e for e in inner if e is not None and e.kind == EntityKind.PLACE]
-        return [_unknown(run, after_title=False, language=language), *sure]
+    if whole is None and lowered & (_ORGANIZATION_WORDS | _OTHER_WORDS):
+        whole = _unknown(run, after_title=False, language=language)
+    if whole is not None:
+        if whole.kind in (EntityKind.PLACE, EntityKind.PERSON) or len(run) == 1:
+            return [whole]
+        # "Kyiv City Council" is one organisation; the places it names count too.
+        named = (w for w in run if w.lower() not in _ORGANIZATION_WORDS | _OTHER_WORDS)
+        inner = [_known([w], language=language) for w in named if w.lower() not in _CONNECTORS]
+        return [whole, *(e for e in inner if e is not None and e.kind == EntityKind.PLACE)]
     entities: list[Entity] = []
     pending: list[str] = []
 
     def flush() -> None:
         while pending and pending[-1].lower() in _CONNECTORS:
             pending.pop()
-        if pending:
+        if len(pending) == 1 and common_first and pending[0] == run[0]:
+            # "Порт Одессы": the sentence's first word, capitalised only for that, is a name
+            # only when the alias table or a country says so.
+            known = _known(pending, language=language, cities=False)
+            entities.extend([known] if known is not None else [])
+        elif pending:
             entities.append(_name(pending, after_title=after_title, language=language))
         pending.clear()
 
@@ -270,7 +277,12 @@ def extract_entities(text: str, *, language: str = "") -> list[Entity]:
                 known = _known(words, language=language)
                 entities = [known] if known is not None else []
             else:
-                entities = _segment(words, after_title=item.after_title, language=language)
+                entities = _segment(
+                    words,
+                    after_title=item.after_title,
+                    language=language,
+                    common_first=item.starts_sentence and words[0].lower() not in mid_sentence,
+                )
             for entity in entities:
                 found.setdefault(entity.key, entity)
     return list(found.values())

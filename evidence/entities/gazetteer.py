@@ -26,8 +26,10 @@ MIN_POPULATION = 50_000
 # Languages whose country names are loaded with the table; others are added when first met.
 COUNTRY_NAME_LANGUAGES = ("uk", "ru", "de", "fr", "es", "it", "pl", "pt")
 _SCRIPT = re.compile(r"^[\sA-Za-z\u00c0-\u024f\u0400-\u04ff'’.-]+$")
-# An alternate name this short is an airport code or an abbreviation, not a name.
+# A name this short is an airport code or an abbreviation; an alternate name (another
+# language's, an old one) this short is as often a common word of some language ("Порт").
 _MIN_NAME = 3
+_MIN_ALTERNATE = 5
 # Words that are some town's other name but almost always mean something else ("May").
 _COMMON = STOPWORDS | {
     name.lower()
@@ -113,7 +115,11 @@ def _load() -> dict[str, Place]:
         if _keep(place.name):
             _add(places, place.name, place)
         for alternate in city.get("alternatenames") or ():
-            if _keep(alternate) and alternate.lower() not in _COMMON:
+            if (
+                len(alternate) >= _MIN_ALTERNATE
+                and _keep(alternate)
+                and alternate.lower() not in _COMMON
+            ):
                 _add(places, alternate, place)
     logger.info("gazetteer loaded", extra={"names": len(places)})
     return places

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from claimcheck.config import get_config
+from claimcheck.language import MIXED_CONFIDENCE, detect_language
 from evidence.domains import is_denied, registrable_domain
 from evidence.fetching.base import fetcher_for
 from evidence.fetching.reading import FetchOutcome, fetch_outcome
@@ -93,7 +94,7 @@ def page_store(*, url: str, outcome: FetchOutcome) -> Page:
             "published_at": outcome.published_at,
             "modified_at": outcome.modified_at,
             "date_source": outcome.date_source[:80],
-            "language": outcome.language[:12],
+            "language": page_language(outcome)[:12],
             "metadata": outcome.metadata,
             "fetcher": outcome.fetcher,
             "fetched_at": timezone.now(),
@@ -116,6 +117,16 @@ def page_store(*, url: str, outcome: FetchOutcome) -> Page:
     if not outcome.failed and page.text:
         _index(page)
     return page
+
+
+def page_language(outcome: FetchOutcome) -> str:
+    """The language the page's text is in, by the detector; what the page declares (its
+    `lang` attribute, which templates often leave at their default) when the text is too short
+    to tell."""
+    guess = detect_language(f"{outcome.title}\n{outcome.text}")
+    if guess.known and (guess.confidence >= MIXED_CONFIDENCE or not outcome.language):
+        return guess.code
+    return outcome.language
 
 
 def corpus_page_store(*, url: str, canonical: str, outcome: FetchOutcome) -> Page | None:

@@ -29,6 +29,7 @@ from claimcheck.config import get_config
 from claimcheck.models import Claim
 from evidence.chunking import chunk_text
 from evidence.domains import DomainRule, publisher_of, weigh_source
+from evidence.entities import entity_overlap, extract_entities
 from evidence.fetching import pages_fetch
 from evidence.models import ContentDepth, Evidence, Method, Page, VerificationStatus
 from evidence.rerank import rerank
@@ -127,6 +128,10 @@ def _row(
         method=finding.method,
         confidence=finding.confidence,
         in_window=in_window(claim, event_at, finding.event_precision),
+        entity_overlap=entity_overlap(
+            extract_entities(claim.text, language=claim.language),
+            extract_entities(finding.quote, language=page.language if page else ""),
+        ),
         http_status=page.http_status if page else None,
         content_depth=depth,
         scraped_chars=page.scraped_chars if page else 0,
