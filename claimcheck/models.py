@@ -148,6 +148,13 @@ class Claim(models.Model):
         super().save(*args, **kwargs)  # type: ignore[arg-type]
 
     @property
+    def language_label(self) -> str:
+        """The language's English name ("Ukrainian"), or "" when unknown."""
+        from claimcheck.language import language_name
+
+        return language_name(self.language) if self.language else ""
+
+    @property
     def is_terminal(self) -> bool:
         return self.status in {ClaimStatus.DECIDED, ClaimStatus.FAILED}
 

@@ -17,6 +17,7 @@ from claimcheck.schemas import OFFSET_MAX, ErrorOut
 from decisions import selectors
 from decisions.models import Override
 from decisions.services import claim_submit, claims_submit_many, verdict_override
+from evidence.entities import extract_entities
 
 router = Router(tags=["claims"])
 
@@ -109,6 +110,8 @@ class ClaimOut(Schema):
     timeframe_start: datetime | None
     timeframe_end: datetime | None
     source_channel: str
+    language: str
+    language_confidence: float | None
     created_at: datetime
     decided_at: datetime | None
     error: str
@@ -118,6 +121,12 @@ class ClaimOut(Schema):
     fact_check: FactCheckOut | None
 
 
+class EntityOut(Schema):
+    text: str
+    name: str
+    kind: str
+
+
 class ClaimDetailOut(ClaimOut):
     result: AgentResultOut | None
     override: OverrideOut | None
@@ -125,6 +134,7 @@ class ClaimDetailOut(ClaimOut):
     events: list[EventOut]
     fact_checks: list[dict[str, Any]]
     also_reported_by: list[dict[str, Any]]
+    entities: list[EntityOut]
 
 
 class ClaimPageOut(Schema):
@@ -163,6 +173,8 @@ def claim_summary(claim: Claim) -> dict[str, Any]:
         "timeframe_start": claim.timeframe_start,
         "timeframe_end": claim.timeframe_end,
         "source_channel": claim.source_channel,
+        "language": claim.language,
+        "language_confidence": claim.language_confidence,
         "created_at": claim.created_at,
         "decided_at": claim.decided_at,
         "error": claim.error,
@@ -240,6 +252,10 @@ def claim_payload(claim: Claim) -> dict[str, Any]:
         "also_reported_by": [
             {"id": c.pk, "source_channel": c.source_channel, "outcome": _label(c.outcome)}
             for c in detail.also_reported_by
+        ],
+        "entities": [
+            {"text": e.text, "name": e.name, "kind": e.kind}
+            for e in extract_entities(claim.text, language=claim.language)
         ],
     }
 

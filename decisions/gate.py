@@ -131,9 +131,12 @@ class ClaimTerms:
 
 def lead_relevance(lead: Lead, claim: ClaimTerms) -> float:
     """How much a result is about the claim: the share of the claim's words in its title, URL
-    and snippet, blended with how far it names the claim's entities (`ENTITY_SHARE`). A result
-    in another language than the claim shares no words with it; its entities, compared across
-    spelling and script, are then the whole measure."""
+    and snippet, blended with how far it names the claim's entities (`ENTITY_SHARE`) when that
+    raises it. The overlap (intersection over union) also counts the names a snippet adds, so
+    a plain blend would lower a result that words show is about the claim; naming the claim's
+    people and places is a reason to read a result, not the lack of it a reason to skip one.
+    A result in another language than the claim shares no words with it; its entities,
+    compared across spelling and script, are then the whole measure."""
     text = f"{lead.title} {lead.snippet}"
     lead_language = detect_language(text)
     overlap = entity_overlap(claim.entities, extract_entities(text, language=lead_language.code))
@@ -143,7 +146,7 @@ def lead_relevance(lead: Lead, claim: ClaimTerms) -> float:
     sure = not claim.language.mixed and lead_language.confidence >= MIXED_CONFIDENCE
     if sure and claim.language.known and lead_language.code != claim.language.code:
         return overlap
-    return (1 - ENTITY_SHARE) * words + ENTITY_SHARE * overlap
+    return max(words, (1 - ENTITY_SHARE) * words + ENTITY_SHARE * overlap)
 
 
 def score_leads(*, leads: list[Lead], question: ClaimQuestion) -> list[ScoredLead]:

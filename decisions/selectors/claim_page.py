@@ -23,6 +23,7 @@ from decisions.models import Comment, Override, Verdict
 from decisions.proof import proof_as_shown, render_proof
 from decisions.selectors.claims import also_reported_by
 from decisions.summary import verdict_summary
+from evidence.entities import Entity, extract_entities
 from evidence.models import Evidence, FactCheckMatch
 
 # --- the live timeline --------------------------------------------------------------------------
@@ -190,6 +191,8 @@ class ClaimPage:
     summary: str = ""
     comments: list[Comment] = field(default_factory=list)
     changes: RunChanges | None = None
+    entities: list[Entity] = field(default_factory=list)
+    """Who and what the claim names, as searched and compared."""
 
 
 def shown_proof(verdict: Verdict, overrides: list[Override]) -> str:
@@ -253,6 +256,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         ),
         comments=comments,
         changes=_changes(verdict, verdicts),
+        entities=extract_entities(claim.text, language=claim.language) if full else [],
     )
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from evidence.entities.aliases import known_name
 from evidence.entities.gazetteer import place_named
@@ -202,6 +202,10 @@ def _segment(
             continue
         certain = _known([word], language=language, cities=False)
         if certain is not None:
+            if certain.kind == EntityKind.PERSON and pending:
+                # "Володимир Зеленський": a first name before a known surname is the person's.
+                certain = replace(certain, text=" ".join([*pending, word]))
+                pending.clear()
             flush()
             entities.append(certain)
             continue

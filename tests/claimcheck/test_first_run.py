@@ -81,12 +81,12 @@ def test_bootstrap_decides_the_demo_claims_and_prints_the_password_last_in_a_box
     assert any("changepassword admin" in line for line in box)
 
     claims = Claim.objects.all()
-    assert claims.count() == len(demo_claims()) == 10
+    assert claims.count() == len(demo_claims()) == 12
     assert set(claims.values_list("status", flat=True)) == {ClaimStatus.DECIDED}
 
     again = io.StringIO()
     call_command("bootstrap", stdout=again)
-    assert Claim.objects.count() == 10
+    assert Claim.objects.count() == 12
     assert "changepassword" in again.getvalue()
     assert "shown only once" not in again.getvalue()
 

@@ -126,3 +126,22 @@ def test_with_an_llm_a_claim_in_another_language_has_its_query_translated(
     assert set(english.schema.keywords) == {"Kyiv", "city budget", "2025"}
     assert english.schema.filters.lang == "en"
     assert "German" in english.tweak
+
+
+def test_the_api_gives_a_claims_language_and_the_entities_it_names(api: Any) -> None:
+    claim, _ = claim_submit(
+        text="Президент України Володимир Зеленський підписав закон у Києві.", enqueue=False
+    )
+    body = api.get(f"/api/claims/{claim.pk}").json()
+    assert body["language"] == "uk"
+    assert body["language_confidence"] > 0.9
+    kinds = {e["name"]: e["kind"] for e in body["entities"]}
+    assert kinds == {"Ukraine": "place", "Volodymyr Zelensky": "person", "Kyiv": "place"}
+
+
+def test_the_claim_page_names_the_language_and_the_entities(editor_client: Any) -> None:
+    claim, _ = claim_submit(text=UKRAINIAN, enqueue=False)
+    html = editor_client.get(f"/claims/{claim.pk}/").content.decode()
+    assert "Ukrainian" in html
+    assert "searched in English too" in html
+    assert '<span class="entity entity-place" title="place: Київська">Kyiv</span>' in html
