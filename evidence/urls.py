@@ -1,6 +1,6 @@
 from django.urls import path
 
-from evidence.views import domains
+from evidence.views import aliases, domains
 
 urlpatterns = [
     path("domains/", domains.domain_list, name="domains"),
@@ -11,4 +11,11 @@ urlpatterns = [
     path("domains/<int:pk>/", domains.domain_row, name="domain_row"),
     path("domains/<int:pk>/edit/", domains.domain_edit, name="domain_edit"),
     path("domains/<int:pk>/remove/", domains.domain_remove, name="domain_remove"),
+    path("domains/aliases/", aliases.alias_list, name="aliases"),
+    path("domains/aliases/add/", aliases.alias_add, name="alias_add"),
+    path("domains/aliases/import/", aliases.alias_import, name="alias_import"),
+    path("domains/aliases/export.csv", aliases.alias_export, name="alias_export"),
+    path("domains/aliases/<int:pk>/", aliases.alias_row, name="alias_row"),
+    path("domains/aliases/<int:pk>/edit/", aliases.alias_edit, name="alias_edit"),
+    path("domains/aliases/<int:pk>/remove/", aliases.alias_remove, name="alias_remove"),
 ]
