@@ -158,13 +158,12 @@ def parse_aliases_csv(text: str) -> list[AliasRow]:
             # Spellings that fold to one key ("Киев", "Kiev") are one alias: harmless when
             # they name the same entity, a contradiction when not.
             if first.name != row.name:
-                problems.append(
-                    CsvProblem(
-                        line,
-                        f"{row.alias} is spelt like {first.alias} on line {first.line}, "
-                        f"an alias of {first.name}",
-                    )
+                where = (
+                    f"is on line {first.line} already"
+                    if first.alias == row.alias
+                    else f"is spelt like {first.alias} on line {first.line}"
                 )
+                problems.append(CsvProblem(line, f"{row.alias} {where}, an alias of {first.name}"))
             continue
         seen[row.key] = row
         rows.append(row)

@@ -157,7 +157,9 @@ def test_a_csv_with_a_bad_line_imports_nothing_and_names_the_line() -> None:
     with pytest.raises(AliasCsvError) as raised:
         aliases_import(text=text)
     assert "line 3: kind" in str(raised.value)
-    assert "line 5: Kyjiw is spelt like Kyjiw on line 4, an alias of X" in str(raised.value)
+    assert "line 5: Kyjiw is on line 4 already, an alias of X" in str(raised.value)
+    with pytest.raises(AliasCsvError, match="line 3: KIEV is spelt like Kiev on line 2, an alias"):
+        parse_aliases_csv("name,alias\nKyiv,Kiev\nSomewhere,KIEV\n")
     assert EntityAlias.objects.count() == count
 
 
