@@ -1,6 +1,7 @@
 """JSON API routes of the evidence app (mounted under /api/ by claimcheck.api).
 
-The domain registry decides how much every source counts, so only admins may read or change it.
+The domain registry decides how much every source counts, and the entity alias table which
+names are one entity, so only admins may read or change them.
 """
 
 from __future__ import annotations
@@ -15,12 +16,21 @@ from claimcheck.roles import AuthenticatedHttpRequest, require_admin
 from claimcheck.schemas import OFFSET_MAX
 from evidence import selectors
 from evidence.domains import DomainError
-from evidence.models import Domain
-from evidence.services import domain_create, domain_delete, domain_update
+from evidence.models import Domain, EntityAlias
+from evidence.services import (
+    AliasError,
+    alias_create,
+    alias_delete,
+    alias_update,
+    domain_create,
+    domain_delete,
+    domain_update,
+)
 
 router = Router(tags=["evidence"])
 
 TierName = Literal["official", "wire", "trade", "other", "social"]
+KindName = Literal["person", "organization", "place", "other"]
 Weight = Annotated[float, Field(ge=0, le=1)]
 
 
@@ -132,4 +142,117 @@ def domains_patch(request: AuthenticatedHttpRequest, key: str, payload: DomainPa
 def domains_delete(request: AuthenticatedHttpRequest, key: str) -> Any:
     domain = selectors.domain_for_admin(user=request.user, key=key)
     domain_delete(domain=domain, user=request.user, via="api")
+    return Status(204, None)
+
+
+# --- entity aliases ------------------------------------------------------------------------------
+
+AliasText = Annotated[str, Field(min_length=1, max_length=200)]
+AliasNote = Annotated[str, Field(max_length=300)]
+
+
+class AliasOut(Schema):
+    id: int
+    name: str
+    alias: str
+    kind: str
+    note: str
+    updated_at: datetime
+    updated_by: str | None
+
+    @staticmethod
+    def resolve_updated_by(obj: EntityAlias) -> str | None:
+        return obj.updated_by.get_username() if obj.updated_by else None
+
+
+class AliasListOut(Schema):
+    count: int
+    items: list[AliasOut]
+
+
+class AliasIn(Schema):
+    name: AliasText
+    alias: AliasText
+    kind: KindName = "other"
+    note: AliasNote = ""
+
+
+class AliasPatch(Schema):
+    name: AliasText | None = None
+    alias: AliasText | None = None
+    kind: KindName | None = None
+    note: AliasNote | None = None
+
+
+class AliasFilters(Schema):
+    search: str | None = None
+    kind: KindName | None = None
+    limit: Annotated[int, Field(ge=1, le=1000)] = 200
+    offset: Annotated[int, Field(ge=0, le=OFFSET_MAX)] = 0
+
+
+@router.get(
+    "/aliases",
+    response={200: AliasListOut, 403: ErrorOut},
+    summary="List and search the entity alias table (admins)",
+)
+def aliases_list(request: AuthenticatedHttpRequest, filters: Query[AliasFilters]) -> Any:
+    require_admin(request.user)
+    aliases = selectors.alias_list(search=filters.search or "", kind=filters.kind or "")
+    count = aliases.count()
+    items = list(aliases[filters.offset : filters.offset + filters.limit])
+    return {"count": count, "items": items}
+
+
+@router.get(
+    "/aliases/{alias_id}",
+    response={200: AliasOut, 403: ErrorOut, 404: ErrorOut},
+    summary="One alias, by id (admins)",
+)
+def aliases_detail(request: AuthenticatedHttpRequest, alias_id: int) -> Any:
+    return selectors.alias_for_admin(user=request.user, pk=alias_id)
+
+
+@router.post(
+    "/aliases",
+    response={201: AliasOut, 400: ErrorOut, 403: ErrorOut, 409: ErrorOut, 422: ErrorOut},
+    summary="Add an alias: another name or spelling of an entity (admins)",
+)
+def aliases_create(request: AuthenticatedHttpRequest, payload: AliasIn) -> Any:
+    require_admin(request.user)
+    item = alias_create(user=request.user, via="api", **payload.dict())
+    return Status(201, item)
+
+
+@router.patch(
+    "/aliases/{alias_id}",
+    response={
+        200: AliasOut,
+        400: ErrorOut,
+        403: ErrorOut,
+        404: ErrorOut,
+        409: ErrorOut,
+        422: ErrorOut,
+    },
+    summary="Change an alias by id (admins)",
+)
+def aliases_patch(request: AuthenticatedHttpRequest, alias_id: int, payload: AliasPatch) -> Any:
+    item = selectors.alias_for_admin(user=request.user, pk=alias_id)
+    changes = payload.dict(exclude_unset=True)
+    for field, value in changes.items():
+        if value is None:
+            raise AliasError(f"{field} cannot be null", field=field)
+    if not changes:
+        raise AliasError("nothing to change", field="")
+    return alias_update(item=item, user=request.user, via="api", **changes)
+
+
+@router.delete(
+    "/aliases/{alias_id}",
+    response={204: None, 403: ErrorOut, 404: ErrorOut},
+    summary="Remove an alias by id (admins)",
+)
+def aliases_delete(request: AuthenticatedHttpRequest, alias_id: int) -> Any:
+    item = selectors.alias_for_admin(user=request.user, pk=alias_id)
+    alias_delete(item=item, user=request.user, via="api")
     return Status(204, None)

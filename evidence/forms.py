@@ -1,6 +1,6 @@
-"""Forms of the domain admin pages. They check the shape of the input; the registry's rules
-(name normalisation, tiers, weight range, CSV format) live in evidence.domains and
-evidence.services, whose errors the views put back on these forms."""
+"""Forms of the domain and alias admin pages. They check the shape of the input; the rules
+(name normalisation, tiers, weight range, alias spellings, CSV formats) live in
+evidence.domains and evidence.services, whose errors the views put back on these forms."""
 
 from __future__ import annotations
 
@@ -9,8 +9,11 @@ from typing import Any
 
 from django import forms
 
+from evidence import domains
 from evidence.domains import CsvProblem, DomainCsvError, DomainRow, parse_domains_csv
-from evidence.models import Domain, Tier
+from evidence.models import Domain, EntityAlias, EntityKind, Tier
+from evidence.services import aliases
+from evidence.services.aliases import AliasCsvError, AliasPlanLine, ImportChange
 
 IMPORT_MAX_BYTES = 1_000_000
 
@@ -115,14 +118,21 @@ class ImportPreview:
         return not self.problems and (self.added + self.changed) > 0
 
 
-class DomainImportForm(DeskForm):
+class CsvImportForm(DeskForm):
+    """A CSV file, uploaded or pasted; `cleaned_data["text"]` is its text either way."""
+
+    header: tuple[str, ...] = ()
+
     file = forms.FileField(required=False, label="CSV file")
     text = forms.CharField(
         required=False,
         label="Or paste the CSV",
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false", "class": "mono"}),
-        help_text="Header: name,tier,weight_override,denied,note",
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["text"].help_text = f"Header: {','.join(self.header)}"
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
@@ -138,6 +148,10 @@ class DomainImportForm(DeskForm):
         if not str(data.get("text") or "").strip():
             raise forms.ValidationError("Choose a CSV file or paste its lines.")
         return data
+
+
+class DomainImportForm(CsvImportForm):
+    header = domains.CSV_HEADER
 
     def preview(self) -> ImportPreview:
         """What applying the file would do, line by line, without changing anything."""
@@ -162,3 +176,88 @@ class DomainImportForm(DeskForm):
             change = "added" if before is None else ("changed" if fields else "unchanged")
             lines.append(PreviewLine(row.line, row.name, change, row, before, fields))
         return ImportPreview(lines=lines, problems=[])
+
+
+# --- entity aliases ------------------------------------------------------------------------------
+
+_ALIAS_NAME_MAX = EntityAlias._meta.get_field("name").max_length or 200
+_ALIAS_NOTE_MAX = EntityAlias._meta.get_field("note").max_length or 300
+
+
+class AliasFilterForm(DeskForm):
+    q = forms.CharField(required=False, max_length=_ALIAS_NAME_MAX, label="Search")
+    kind = forms.ChoiceField(
+        required=False, choices=[("", "Any"), *EntityKind.choices], label="Kind"
+    )
+
+    def values(self) -> dict[str, str]:
+        data = self.cleaned_data if self.is_bound and self.is_valid() else {}
+        return {"q": (data.get("q") or "").strip(), "kind": data.get("kind") or ""}
+
+
+class AliasForm(DeskForm):
+    """An alias to add, or one row's inline edit: every field of it."""
+
+    name = forms.CharField(
+        max_length=_ALIAS_NAME_MAX,
+        label="Name",
+        help_text="The name in English, as searched: Kyiv.",
+    )
+    alias = forms.CharField(
+        max_length=_ALIAS_NAME_MAX,
+        label="Alias",
+        help_text="Another name or spelling of it: Kiev, Київ.",
+    )
+    # Not required: left out (as by a script posting the form), it is "other", as in a CSV file.
+    kind = forms.ChoiceField(
+        required=False, choices=EntityKind.choices, initial=EntityKind.OTHER, label="Kind"
+    )
+    note = forms.CharField(required=False, max_length=_ALIAS_NOTE_MAX, label="Note")
+
+    @classmethod
+    def for_alias(cls, item: EntityAlias) -> AliasForm:
+        return cls(
+            initial={"name": item.name, "alias": item.alias, "kind": item.kind, "note": item.note},
+            prefix=f"a{item.pk}",
+        )
+
+
+@dataclass(frozen=True)
+class AliasImportPreview:
+    lines: list[AliasPlanLine]
+    problems: list[CsvProblem]
+
+    def count(self, change: ImportChange) -> int:
+        return sum(1 for line in self.lines if line.change == change)
+
+    @property
+    def created(self) -> int:
+        return self.count(ImportChange.CREATED)
+
+    @property
+    def updated(self) -> int:
+        return self.count(ImportChange.UPDATED)
+
+    @property
+    def unchanged(self) -> int:
+        return self.count(ImportChange.UNCHANGED)
+
+    @property
+    def changes(self) -> int:
+        return self.created + self.updated
+
+    @property
+    def applicable(self) -> bool:
+        return not self.problems and self.changes > 0
+
+
+class AliasImportForm(CsvImportForm):
+    header = aliases.CSV_HEADER
+
+    def preview(self) -> AliasImportPreview:
+        """What applying the file would do, line by line, without changing anything."""
+        try:
+            plan = aliases.aliases_import_plan(text=str(self.cleaned_data["text"]))
+        except AliasCsvError as exc:
+            return AliasImportPreview(lines=[], problems=exc.problems)
+        return AliasImportPreview(lines=plan.lines, problems=[])

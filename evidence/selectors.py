@@ -1,5 +1,6 @@
-"""Reads of the domain registry for the admin pages and the domains API: both doors call these,
-so a list is filtered, and a domain found, by one set of rules."""
+"""Reads of the domain registry and the entity alias table for the admin pages, the API and
+the command line: every door calls these, so a list is filtered, and a row found, by one set
+of rules."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from django.db.models import Q, QuerySet
 from claimcheck.errors import NotFound
 from claimcheck.roles import require_admin
 from evidence.domains import DomainError, normalize_domain_name
-from evidence.models import Domain
+from evidence.entities import entity_key
+from evidence.models import Domain, EntityAlias
 
 
 def domain_list(
@@ -50,3 +52,34 @@ def domain_for_admin(*, user: User, key: str | int) -> Domain:
     non-admin learns nothing of what the registry holds."""
     require_admin(user)
     return domain_get(key=key)
+
+
+def alias_list(*, search: str = "", kind: str = "") -> QuerySet[EntityAlias]:
+    """Aliases by name, then alias, each with who changed it last. `search` matches the name,
+    the alias or the note ignoring case, and from three letters on the alias by its matching
+    key too: "kyiv" finds "Київ", and "київ" finds it on SQLite as well (whose LIKE folds only
+    ASCII letters)."""
+    aliases = EntityAlias.objects.select_related("updated_by")
+    if search := search.strip():
+        matches = Q(name__icontains=search) | Q(alias__icontains=search) | Q(note__icontains=search)
+        key = entity_key(search)
+        if len(key) >= 3:
+            matches |= Q(key__contains=key)
+        aliases = aliases.filter(matches)
+    if kind:
+        aliases = aliases.filter(kind=kind)
+    return aliases.order_by("name", "alias")
+
+
+def alias_get(*, pk: int) -> EntityAlias:
+    """An alias by id, with who changed it last; `NotFound` when there is none."""
+    found = EntityAlias.objects.select_related("updated_by").filter(pk=pk).first()
+    if found is None:
+        raise NotFound(f"no alias {pk}")
+    return found
+
+
+def alias_for_admin(*, user: User, pk: int) -> EntityAlias:
+    """`alias_get` for a user who must be an admin: `Forbidden` before `NotFound`."""
+    require_admin(user)
+    return alias_get(pk=pk)

@@ -1,7 +1,18 @@
-"""The evidence app's writes: the domain registry (`domains`), evidence read from pages and
-snippets (`collect`) and from published fact-checks (`factchecks`). Reads are in
-`evidence.selectors`."""
+"""The evidence app's writes: the domain registry (`domains`), the entity alias table
+(`aliases`), evidence read from pages and snippets (`collect`) and from published fact-checks
+(`factchecks`). Reads are in `evidence.selectors`."""
 
+from evidence.services.aliases import (
+    AliasCsvError,
+    AliasError,
+    AliasExists,
+    alias_create,
+    alias_delete,
+    alias_update,
+    aliases_export,
+    aliases_import,
+    aliases_import_plan,
+)
 from evidence.services.collect import (
     Lead,
     SnippetCheck,
@@ -20,8 +31,17 @@ from evidence.services.domains import (
 from evidence.services.factchecks import factcheck_evidence_record
 
 __all__ = [
+    "AliasCsvError",
+    "AliasError",
+    "AliasExists",
     "Lead",
     "SnippetCheck",
+    "alias_create",
+    "alias_delete",
+    "alias_update",
+    "aliases_export",
+    "aliases_import",
+    "aliases_import_plan",
     "collect_evidence",
     "domain_create",
     "domain_delete",

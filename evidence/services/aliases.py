@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import csv
 import io
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import IntegrityError, models, transaction
 
 from claimcheck.errors import ApplicationError
 from evidence.domains import CsvProblem, csv_cell_read, csv_cell_safe
@@ -26,6 +27,8 @@ DEFAULT_ALIASES_CSV = Path(__file__).resolve().parent.parent / "default_aliases.
 CSV_HEADER = ("name", "alias", "kind", "note")
 MAX_NAME = 200
 MAX_NOTE = 300
+
+logger = logging.getLogger(__name__)
 
 
 class AliasError(ApplicationError):
@@ -39,8 +42,14 @@ class AliasError(ApplicationError):
 
 
 class AliasExists(AliasError):
+    """The spelling is in the table already; `existing` is the alias that has it."""
+
     status = 409
     error = "alias exists"
+
+    def __init__(self, message: str, *, existing: EntityAlias | None = None) -> None:
+        super().__init__(message, field="alias")
+        self.existing = existing
 
 
 class AliasCsvError(AliasError):
@@ -149,16 +158,19 @@ def parse_aliases_csv(text: str) -> list[AliasRow]:
             # Spellings that fold to one key ("Киев", "Kiev") are one alias: harmless when
             # they name the same entity, a contradiction when not.
             if first.name != row.name:
-                problems.append(
-                    CsvProblem(
-                        line,
-                        f"{row.alias} is spelt like {first.alias} on line {first.line}, "
-                        f"an alias of {first.name}",
-                    )
+                where = (
+                    f"is on line {first.line} already"
+                    if first.alias == row.alias
+                    else f"is spelt like {first.alias} on line {first.line}"
                 )
+                problems.append(CsvProblem(line, f"{row.alias} {where}, an alias of {first.name}"))
             continue
         seen[row.key] = row
         rows.append(row)
+    if header is None:
+        problems.append(
+            CsvProblem(1, f"the file is empty (expected a header {','.join(CSV_HEADER)})")
+        )
     if problems:
         raise AliasCsvError(problems)
     return rows
@@ -189,23 +201,61 @@ def _acting(user: User | None) -> User | None:
     return user if user is not None and user.is_authenticated else None
 
 
+def _who(user: User | None) -> str:
+    acting = _acting(user)
+    return acting.get_username() if acting is not None else ""
+
+
+def _clash(row: AliasRow, *, exclude: int | None = None) -> AliasExists | None:
+    """The refusal of a spelling the table has, naming the alias already there (which may be
+    written differently: "KIEV" is spelt like "Kiev"); None when the spelling is free."""
+    aliases = EntityAlias.objects.filter(key=row.key)
+    if exclude is not None:
+        aliases = aliases.exclude(pk=exclude)
+    taken = aliases.first()
+    if taken is None:
+        return None
+    if taken.alias == row.alias:
+        message = f"{row.alias} is already an alias of {taken.name}"
+    else:
+        message = f"{row.alias} is spelt like {taken.alias}, already an alias of {taken.name}"
+    return AliasExists(message, existing=taken)
+
+
+def _lost_race(row: AliasRow, *, exclude: int | None = None) -> AliasExists:
+    """A concurrent write of the same spelling was saved first."""
+    return _clash(row, exclude=exclude) or AliasExists(f"{row.alias} is in the table already")
+
+
 def alias_create(
-    *, name: str, alias: str, kind: str = "", note: str = "", user: User | None = None
+    *,
+    name: str,
+    alias: str,
+    kind: str = "",
+    note: str = "",
+    user: User | None = None,
+    via: str = "",
 ) -> EntityAlias:
     row = alias_row(name=name, alias=alias, kind=kind, note=note)
-    with transaction.atomic():
-        taken = EntityAlias.objects.select_for_update().filter(key=row.key).first()
-        if taken is not None:
-            raise AliasExists(f"{row.alias!r} is already an alias of {taken.name}")
-        created = EntityAlias.objects.create(
-            name=row.name,
-            alias=row.alias,
-            key=row.key,
-            kind=row.kind,
-            note=row.note,
-            updated_by=_acting(user),
-        )
+    if (clash := _clash(row)) is not None:
+        raise clash
+    try:
+        with transaction.atomic():
+            created = EntityAlias.objects.create(
+                name=row.name,
+                alias=row.alias,
+                key=row.key,
+                kind=row.kind,
+                note=row.note,
+                updated_by=_acting(user),
+            )
+    except IntegrityError as exc:  # a concurrent add of the same spelling won the race
+        raise _lost_race(row) from exc
     aliases_changed()
+    logger.info(
+        "alias created",
+        extra={"alias": created.alias, "entity": created.name, "user": _who(user), "via": via},
+    )
     return created
 
 
@@ -217,27 +267,50 @@ def alias_update(
     kind: str | None = None,
     note: str | None = None,
     user: User | None = None,
+    via: str = "",
 ) -> EntityAlias:
+    """Change the given fields; the whole row is validated before anything is saved."""
     row = alias_row(
         name=item.name if name is None else name,
         alias=item.alias if alias is None else alias,
         kind=item.kind if kind is None else kind,
         note=item.note if note is None else note,
     )
-    with transaction.atomic():
-        taken = EntityAlias.objects.filter(key=row.key).exclude(pk=item.pk).first()
-        if taken is not None:
-            raise AliasExists(f"{row.alias!r} is already an alias of {taken.name}")
-        item.name, item.alias, item.key = row.name, row.alias, row.key
-        item.kind, item.note, item.updated_by = row.kind, row.note, _acting(user)
-        item.save()
+    if (clash := _clash(row, exclude=item.pk)) is not None:
+        raise clash
+    before = (item.name, item.alias, item.key, item.kind, item.note, item.updated_by)
+    try:
+        with transaction.atomic():
+            item.name, item.alias, item.key = row.name, row.alias, row.key
+            item.kind, item.note, item.updated_by = row.kind, row.note, _acting(user)
+            item.save()
+    except IntegrityError as exc:
+        # The rollback leaves the object as it was set; put back what the row still holds.
+        item.name, item.alias, item.key, item.kind, item.note, item.updated_by = before
+        raise _lost_race(row, exclude=item.pk) from exc
     aliases_changed()
+    logger.info(
+        "alias updated",
+        extra={"alias": item.alias, "entity": item.name, "user": _who(user), "via": via},
+    )
     return item
 
 
-def alias_delete(*, item: EntityAlias) -> None:
+def alias_delete(*, item: EntityAlias, user: User | None = None, via: str = "") -> None:
+    alias, entity = item.alias, item.name
     item.delete()
     aliases_changed()
+    logger.info(
+        "alias deleted", extra={"alias": alias, "entity": entity, "user": _who(user), "via": via}
+    )
+
+
+class ImportChange(models.TextChoices):
+    """What importing one line does to the table."""
+
+    CREATED = "created", "Added"
+    UPDATED = "updated", "Changed"
+    UNCHANGED = "unchanged", "Unchanged"
 
 
 @dataclass(frozen=True)
@@ -247,40 +320,96 @@ class AliasImport:
     unchanged: int
 
 
-def aliases_import(*, text: str, user: User | None = None) -> AliasImport:
-    """Add or change every row of a CSV file, all or nothing. A row whose alias is in the
-    table already changes that alias's name, kind and note."""
+@dataclass(frozen=True)
+class AliasPlanLine:
+    """One line of a file and what importing it does; `before` is the alias it changes and
+    `fields` which of name, alias, kind and note differ."""
+
+    row: AliasRow
+    change: ImportChange
+    before: EntityAlias | None = None
+    fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class AliasImportPlan:
+    lines: list[AliasPlanLine]
+
+    def count(self, change: ImportChange) -> int:
+        return sum(1 for line in self.lines if line.change == change)
+
+    @property
+    def result(self) -> AliasImport:
+        return AliasImport(
+            created=self.count(ImportChange.CREATED),
+            updated=self.count(ImportChange.UPDATED),
+            unchanged=self.count(ImportChange.UNCHANGED),
+        )
+
+
+_COMPARED = ("name", "alias", "kind", "note")
+
+
+def _plan(rows: list[AliasRow], existing: dict[str, EntityAlias]) -> AliasImportPlan:
+    lines = []
+    for row in rows:
+        current = existing.get(row.key)
+        if current is None:
+            lines.append(AliasPlanLine(row=row, change=ImportChange.CREATED))
+            continue
+        fields = tuple(f for f in _COMPARED if getattr(current, f) != getattr(row, f))
+        change = ImportChange.UPDATED if fields else ImportChange.UNCHANGED
+        lines.append(AliasPlanLine(row=row, change=change, before=current, fields=fields))
+    return AliasImportPlan(lines=lines)
+
+
+def aliases_import_plan(*, text: str) -> AliasImportPlan:
+    """What importing `text` would do, line by line, changing nothing: the preview. A file
+    with any bad line raises AliasCsvError naming each."""
     rows = parse_aliases_csv(text)
-    created = updated = unchanged = 0
+    return _plan(rows, {a.key: a for a in EntityAlias.objects.all()})
+
+
+def aliases_import(
+    *, text: str, user: User | None = None, dry_run: bool = False, via: str = "csv import"
+) -> AliasImport:
+    """Add or change every row of a CSV file, all or nothing. A row whose alias is in the
+    table already changes that alias's name, kind and note. `dry_run` only counts."""
+    if dry_run:
+        return aliases_import_plan(text=text).result
+    rows = parse_aliases_csv(text)
+    acting = _acting(user)
     with transaction.atomic():
-        existing = {a.key: a for a in EntityAlias.objects.select_for_update()}
-        for row in rows:
-            current = existing.get(row.key)
-            if current is None:
+        plan = _plan(rows, {a.key: a for a in EntityAlias.objects.select_for_update()})
+        for line in plan.lines:
+            row = line.row
+            if line.change == ImportChange.CREATED:
                 EntityAlias.objects.create(
                     name=row.name,
                     alias=row.alias,
                     key=row.key,
                     kind=row.kind,
                     note=row.note,
-                    updated_by=_acting(user),
+                    updated_by=acting,
                 )
-                created += 1
-            elif (current.name, current.alias, current.kind, current.note) != (
-                row.name,
-                row.alias,
-                row.kind,
-                row.note,
-            ):
+            elif line.change == ImportChange.UPDATED and line.before is not None:
+                current = line.before
                 current.name, current.alias = row.name, row.alias
                 current.kind, current.note = row.kind, row.note
-                current.updated_by = _acting(user)
+                current.updated_by = acting
                 current.save()
-                updated += 1
-            else:
-                unchanged += 1
     aliases_changed()
-    return AliasImport(created=created, updated=updated, unchanged=unchanged)
+    result = plan.result
+    logger.info(
+        "aliases imported",
+        extra={
+            "aliases_created": result.created,
+            "aliases_updated": result.updated,
+            "user": _who(user),
+            "via": via,
+        },
+    )
+    return result
 
 
 def aliases_export() -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
@@ -29,13 +29,9 @@ from evidence.services import (
     domains_export,
     domains_import,
 )
+from evidence.views.common import htmx_partial
 
 PAGE_SIZE = 100
-
-
-def _partial(request: HttpRequest) -> bool:
-    htmx = getattr(request, "htmx", None)
-    return htmx is not None and bool(htmx) and not htmx.history_restore_request
 
 
 def _list_page(
@@ -60,7 +56,7 @@ def _list_page(
         "add_open": add_form is not None,
     }
     template = "evidence/domain_list.html"
-    if _partial(request) and request.method == "GET":
+    if htmx_partial(request) and request.method == "GET":
         template += "#results"
     return render(request, template, context, status=status)
 
@@ -117,7 +113,7 @@ def domain_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     domain = selectors.domain_get(key=pk)
     if request.method == "GET":
         form = DomainEditForm.for_domain(domain)
-        if _partial(request):
+        if htmx_partial(request):
             return _row(request, domain, form=form)
         return render(
             request,
@@ -140,11 +136,11 @@ def domain_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         except DomainError as exc:
             form_error(form, exc)
         else:
-            if _partial(request):
+            if htmx_partial(request):
                 return _row(request, domain)
             messages.success(request, f"{domain.name} saved.")
             return redirect(f"{reverse('domains')}?q={domain.name}")
-    if _partial(request):
+    if htmx_partial(request):
         return _row(request, domain, form=form, status=422)
     return render(
         request,
@@ -159,7 +155,7 @@ def domain_edit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def domain_row(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The row as it is (the inline edit's Cancel)."""
     domain = selectors.domain_get(key=pk)
-    if not _partial(request):
+    if not htmx_partial(request):
         return redirect(f"{reverse('domains')}?q={domain.name}")
     return _row(request, domain)
 
@@ -171,7 +167,7 @@ def domain_remove(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     name = domain.name
     domain_delete(domain=domain, user=request.user, via="web")
     messages.success(request, f"{name} removed.")
-    if _partial(request):
+    if htmx_partial(request):
         # The row is swapped for nothing (removed); the message box comes along out of band.
         return render(request, "base.html#messages", {"oob": True})
     return redirect("domains")

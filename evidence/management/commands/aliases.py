@@ -1,0 +1,89 @@
+"""The entity alias table from the command line: import | export | list (CSV)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from evidence import selectors
+from evidence.models import EntityKind
+from evidence.services import AliasCsvError, aliases_export, aliases_import
+from evidence.services.aliases import CSV_HEADER
+
+
+class Command(BaseCommand):
+    help = (
+        "Manage the entity alias table: import FILE [--dry-run] | export [FILE] | "
+        "list [--kind K] [--search S]"
+    )
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        sub = parser.add_subparsers(dest="action", required=True)
+        importing = sub.add_parser(
+            "import", help="add or change aliases from a CSV file (all or nothing)"
+        )
+        importing.add_argument(
+            "path", help=f"CSV file with {','.join(CSV_HEADER)} ('-' reads stdin)"
+        )
+        importing.add_argument(
+            "--dry-run", action="store_true", help="validate and count, change nothing"
+        )
+        exporting = sub.add_parser("export", help="write every alias as CSV")
+        exporting.add_argument(
+            "path", nargs="?", default="-", help="file to write (default: stdout)"
+        )
+        listing = sub.add_parser("list", help="show aliases")
+        listing.add_argument("--kind", choices=EntityKind.values)
+        listing.add_argument("--search", default="", help="part of the name, alias or note")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        action = options["action"]
+        if action == "import":
+            self._import(options["path"], dry_run=options["dry_run"])
+        elif action == "export":
+            self._export(options["path"])
+        else:
+            self._list(kind=options.get("kind") or "", search=options["search"])
+
+    def _import(self, path: str, *, dry_run: bool) -> None:
+        try:
+            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
+        except OSError as exc:
+            raise CommandError(f"cannot read {path}: {exc.strerror}") from exc
+        except UnicodeDecodeError as exc:
+            raise CommandError(f"{path} is not UTF-8 text") from exc
+        try:
+            result = aliases_import(text=text, dry_run=dry_run, via="command")
+        except AliasCsvError as exc:
+            for problem in exc.problems:
+                self.stderr.write(f"{path}: {problem}")
+            raise CommandError(
+                f"{len(exc.problems)} bad line(s) in {path}; nothing was imported"
+            ) from exc
+        prefix = "would import" if dry_run else "imported"
+        self.stdout.write(
+            f"{prefix}: {result.created} created, {result.updated} updated,"
+            f" {result.unchanged} unchanged"
+        )
+
+    def _export(self, path: str) -> None:
+        text = aliases_export()
+        if path == "-":
+            self.stdout.write(text, ending="")
+            return
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot write {path}: {exc.strerror}") from exc
+        self.stdout.write(f"exported {text.count(chr(10)) - 1} aliases to {path}")
+
+    def _list(self, *, kind: str, search: str) -> None:
+        count = 0
+        for item in selectors.alias_list(search=search, kind=kind):
+            line = f"{item.alias:<28} → {item.name:<28} {item.kind:<12} {item.note}"
+            self.stdout.write(line.rstrip())
+            count += 1
+        self.stdout.write(f"{count} alias(es)")

@@ -1,0 +1,68 @@
+"""The entity alias pages in a real browser: an admin comes from the domains page, adds an
+alias, is told plainly when a spelling is taken, finds the alias by search, edits it in place
+and removes it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from evidence.models import EntityAlias
+from tests.e2e.test_review_desk import sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_an_admin_adds_an_alias_finds_it_by_search_and_removes_it(
+    live_server: Any, page: Any, admin_user: Any, screenshot: Any
+) -> None:
+    sign_in(page, live_server, admin_user)
+    page.goto(f"{live_server.url}/domains/")
+    page.get_by_role("link", name="Entity aliases").click()
+    expect(page).to_have_title("Entity aliases · ClaimCheck")
+
+    add = page.locator("details.add-alias")
+    add.locator("summary").click()
+    add.get_by_label("Name").fill("Alphabet")
+    add.get_by_label("Alias").fill("Google")
+    add.get_by_label("Kind").select_option("organization")
+    add.get_by_label("Note").fill("parent company")
+    add.get_by_role("button", name="Add alias").click()
+    expect(page.get_by_text("Google added as an alias of Alphabet.")).to_be_visible()
+    google = EntityAlias.objects.get(alias="Google")
+    assert (google.name, google.kind, google.updated_by) == ("Alphabet", "organization", admin_user)
+
+    add.locator("summary").click()
+    add.get_by_label("Name").fill("Somewhere Else")
+    add.get_by_label("Alias").fill("GOOGLE")
+    add.get_by_role("button", name="Add alias").click()
+    expect(add.locator(".errorlist")).to_contain_text(
+        "GOOGLE is spelt like Google, already an alias of Alphabet"
+    )
+    expect(add.get_by_role("link", name="Edit that alias")).to_be_visible()
+    screenshot("alias-add-clash")
+    assert EntityAlias.objects.filter(alias__iexact="google").count() == 1
+
+    page.get_by_role("navigation", name="Main").get_by_role("link", name="Aliases").click()
+    page.get_by_role("searchbox", name="Search").fill("PARENT COMP")
+    rows = page.locator("#alias-results tbody tr")
+    expect(rows).to_have_count(1)
+    row = page.locator(f"#alias-{google.pk}")
+    expect(row).to_contain_text("Alphabet")
+    expect(row).to_contain_text("Organization")
+    screenshot("aliases-search")
+
+    row.get_by_role("link", name="Edit Google").click()
+    row.get_by_label("Note").fill("its parent company since 2015")
+    row.get_by_role("button", name="Save").click()
+    expect(row).to_contain_text("its parent company since 2015")
+    expect(row.get_by_role("link", name="Edit Google")).to_be_visible()
+
+    page.once("dialog", lambda dialog: dialog.accept())  # "Remove Google, an alias of Alphabet?"
+    row.get_by_role("button", name="Remove Google").click()
+    expect(page.get_by_text("Google removed; it no longer stands for Alphabet.")).to_be_visible()
+    expect(rows).to_have_count(0)
+    screenshot("aliases-removed")
+    assert not EntityAlias.objects.filter(alias="Google").exists()
