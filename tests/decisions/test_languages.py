@@ -100,6 +100,20 @@ def test_a_result_in_another_language_is_as_relevant_as_the_entities_it_shares()
     assert lead_relevance(elsewhere, claim) < 0.25
 
 
+def test_within_one_language_a_result_is_as_relevant_as_the_claims_words_it_shows() -> None:
+    question = ClaimQuestion(
+        text="Kyiv City Council approved the 2025 budget", language="en", language_confidence=0.9
+    )
+    claim = ClaimTerms.of(question)
+    same_names = Lead(
+        url="https://news.example/kyiv-metro",
+        title="Kyiv City Council debates new metro line",
+        snippet="Members of Kyiv City Council debated the metro extension on Tuesday.",
+    )
+    shared = {"kyiv", "city", "council"}
+    assert lead_relevance(same_names, claim) == pytest.approx(len(shared) / len(claim.words))
+
+
 def test_entity_overlap_is_stored_on_each_piece_of_evidence() -> None:
     demo_load()
     claim = _run(UKRAINIAN)
