@@ -169,6 +169,11 @@ class RetentionConfig(_Strict):
     # Evidence rows and fetched pages older than this are deleted by the daily sweep, except
     # what a verdict cites (and so what an override of it stands on).
     ttl_days: Annotated[int, Field(ge=1, le=3650)] = 30
+    # A quote at least this alike to another of the same run, from the same publisher and
+    # read the same way, is the same statement: the better row is kept and the other stored
+    # as its copy, neither shown nor counted apart (1.0: only quotes that are the same once
+    # case, spacing and punctuation are set aside; quotes whose numbers differ never are).
+    dedupe_similarity: Annotated[float, Field(ge=0.5, le=1.0)] = 0.98
 
 
 class PipelineConfig(_Strict):

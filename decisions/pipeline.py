@@ -128,8 +128,13 @@ class _Run:
         )
 
     def evidence(self) -> list[Evidence]:
+        """This run's evidence, each statement once (a copy of a kept row is left out)."""
         return list(
-            Evidence.objects.filter(claim=self.claim, attempt__gt=self.claim.attempt_offset)
+            Evidence.objects.filter(
+                claim=self.claim,
+                attempt__gt=self.claim.attempt_offset,
+                duplicate_of__isnull=True,
+            )
             .select_related("page")
             .order_by("id")
         )
@@ -401,7 +406,8 @@ def _crawl_record(
         ),
     )
     for row in found:
-        if row.stance == Stance.NEUTRAL:
+        # A copy of a statement the run already holds is not news on the timeline.
+        if row.stance == Stance.NEUTRAL or row.duplicate_of_id is not None:
             continue
         step_record(
             claim=run.claim,

@@ -181,6 +181,7 @@ class ClaimPage:
     last_sequence: int
     totals: AgreementBars
     evidence: list[Evidence]
+    """The run's evidence as shown: each statement once."""
     verdict: Verdict | None
     proof_html: SafeString
     earlier_verdicts: list[Verdict]
@@ -190,6 +191,8 @@ class ClaimPage:
     summary: str = ""
     comments: list[Comment] = field(default_factory=list)
     changes: RunChanges | None = None
+    copies: int = 0
+    """Rows of the run that repeat a statement shown (kept, not shown)."""
 
 
 def shown_proof(verdict: Verdict, overrides: list[Override]) -> str:
@@ -210,11 +213,12 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
     """The claim page's data. `full` is False while the claim is still running: the poll then
     skips the parts that only show once there is a verdict."""
     events = list(claim.events.order_by("sequence"))
-    evidence = list(
+    rows = list(
         Evidence.objects.filter(claim=claim, attempt__gt=claim.attempt_offset).order_by(
             "-weight", "id"
         )
     )
+    evidence = [row for row in rows if row.duplicate_of_id is None]
     verdicts: list[Verdict] = []
     overrides: list[Override] = []
     fact_checks: list[FactCheckMatch] = []
@@ -253,6 +257,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         ),
         comments=comments,
         changes=_changes(verdict, verdicts),
+        copies=len(rows) - len(evidence),
     )
 
 

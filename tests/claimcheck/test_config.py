@@ -28,6 +28,8 @@ def test_the_shipped_default_loads_with_the_documented_budgets() -> None:
     assert config.weights.for_tier("social") == 0.0
     assert config.llm.model is None
     assert config.fetcher.kind == "http"
+    assert config.retention.ttl_days == 30
+    assert config.retention.dedupe_similarity == 0.98
 
 
 def test_the_documented_cascade_and_provider_examples_load_when_uncommented(
@@ -91,6 +93,9 @@ def test_leaning_can_be_switched_off(tmp_path: Path) -> None:
             "llm.prompts.rewrite",
         ),
         ("surprise: true\n", "surprise"),
+        ("retention:\n  dedupe_similarity: 1.5\n", "retention.dedupe_similarity"),
+        ("retention:\n  dedupe_similarity: 0.2\n", "retention.dedupe_similarity"),
+        ("retention:\n  dedupe_similarity: nearly\n", "retention.dedupe_similarity"),
     ],
 )
 def test_a_bad_file_fails_with_a_message_naming_the_key(
