@@ -9,6 +9,9 @@ inside this module without changing that boundary.
 The rule, in full:
 - Only evidence that was read counts: a page's own text, or a search snippet once a check found
   it on its live page (`EvidenceHit.read`). Everything else is a lead.
+- The claim loop hands it each statement once and only each side's best rows
+  (`retention.max_per_side`, ranked by `decisions.ranking`); what counts is judged here
+  (`hit_counts`).
 - An evidence hit counts for its side with its publisher's weight (official 1.0, wire 0.8, trade
   0.6, other 0.4, social 0.0: social never counts). One publisher counts once per side, with
   its best hit: two pages of one site, or a wire story reprinted by several outlets

@@ -44,6 +44,7 @@ from decisions.gate import (
 from decisions.lease import claim_lease, lease_expired_before
 from decisions.models import Verdict
 from decisions.query import compose_initial_query, refine_query
+from decisions.ranking import top_per_side
 from decisions.step_events import (
     crawl_event,
     decision_event,
@@ -175,8 +176,9 @@ def evidence_hit(row: Evidence) -> EvidenceHit:
 
 
 def _history(run: _Run, *, leads_as_read: bool = False) -> SearchHistory:
-    """What the decision module sees. `leads_as_read` also counts snippets not checked yet,
-    to ask whether checking them could be enough."""
+    """What the decision module sees: each side's best rows (`decisions.ranking`), every row
+    that took no side. `leads_as_read` also counts snippets not checked yet, to ask whether
+    checking them could be enough."""
     runs = run.runs()
     hits = []
     for row in run.evidence():
@@ -185,7 +187,13 @@ def _history(run: _Run, *, leads_as_read: bool = False) -> SearchHistory:
             hit = replace(hit, read=True)
         hits.append(hit)
     return SearchHistory(
-        evidence=hits,
+        evidence=top_per_side(
+            items=hits,
+            hit_of=lambda hit: hit,
+            question=run.question,
+            min_confidence=run.config.budgets.min_confidence,
+            limit=run.config.retention.max_per_side,
+        ),
         queries=[r.rewritten_template for r in runs],
         pages_visited=len(run.crawled()) + len(run.verified()),
     )

@@ -20,7 +20,8 @@ story) and which the decision counts once, as the original publisher; two outlet
 official sentence in stories of their own stay two sources, as before. And since the decision
 counts a publisher once per side with its best row, and the kept row counts whenever one of its
 copies would (read if a copy was, at least as sure, the same weight and timeframe answer),
-folding them changes no side's total and no side's publishers: only the rows shown.
+folding them changes no side's total and no side's publishers: only the rows shown, and how
+many of a side's best rows (`retention.max_per_side`) one statement takes.
 
 The better row, kept: one read where it was published over a lead, a lead not yet checked over
 one that failed its check, the surer stance reading, the fuller text (page over snippet), the
