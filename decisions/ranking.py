@@ -7,19 +7,22 @@ two rows of one side:
 1. one that counts toward the verdict (`decide.hit_counts`: read where it was published, from a
    weighed publisher, as sure as `budgets.min_confidence`, and for support dated inside the
    claim's timeframe) over one that does not;
-2. the heavier publisher (official, wire, trade, other; a reprint weighs what its original
+2. one read where it was published over a lead (a snippet not found on its page yet): a
+   reading too unsure to count still weighs in the lean hint, a lead never does;
+3. the heavier publisher (official, wire, trade, other; a reprint weighs what its original
    publisher weighs);
-3. the surer stance reading;
-4. dated inside the timeframe, then undated, then outside it;
-5. the higher stance score;
-6. the fuller text read: a page over a snippet;
-7. then the order given (the one stored first).
+4. the surer stance reading;
+5. dated inside the timeframe, then undated, then outside it;
+6. the higher stance score;
+7. the fuller text read: a page over a snippet;
+8. then the order given (the one stored first).
 
 A side's top rows take each publisher's best row before any publisher's second: three quotes
 from one page are one source, and the decision counts a publisher once per side anyway. So a
 side with at most `max_per_side` publishers keeps each one's best row, which counts whenever
 any of that publisher's rows does and is the heaviest of those, and its total and publishers
-are what they were without the limit. Only a side with more publishers than that loses its
+are what they were without the limit (and so is the lean hint's, which weighs every reading
+that was read). Only a side with more publishers than that loses its
 weakest ones, and then the ones kept are the heaviest: with the shipped weights (0.4 at least
 for a source that counts at all), any four publishers reach the agreement score of 1.6, so the
 limit of 5 takes sufficiency from no side that had it.
@@ -42,13 +45,14 @@ _DEPTH_RANK: dict[str, int] = {
     ContentDepth.SNIPPET: 0,
 }
 
-Rank = tuple[bool, float, int, int, float, int]
+Rank = tuple[bool, bool, float, int, int, float, int]
 
 
 def evidence_rank(*, hit: EvidenceHit, question: ClaimQuestion, min_confidence: str) -> Rank:
     """The sort key of a hit among its side's: the best sorts first."""
     return (
         not hit_counts(hit=hit, question=question, min_confidence=min_confidence),
+        not hit.read,
         -hit.weight,
         -CONFIDENCE_RANK.get(hit.confidence, 0),
         _WINDOW_ORDER[hit.in_window],

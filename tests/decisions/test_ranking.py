@@ -93,6 +93,24 @@ def test_a_row_that_counts_ranks_above_a_heavier_one_that_does_not() -> None:
     assert urls(kept) == urls(counted)
 
 
+def test_a_reading_too_unsure_to_count_ranks_above_a_lead_and_keeps_the_lean() -> None:
+    """The wire's page said it without the certainty to count; its search snippet, a lead,
+    scored higher. The page reading is the wire's row, and the lean hint still sees it."""
+    snippet = hit("wire.example", "wire", read=False, content_depth="snippet", stance_score=0.9)
+    page = hit("wire.example", "wire", confidence="low", stance_score=0.5, page="story")
+    leads = [
+        hit(f"ministry{n}.gov.example", "official", read=False, content_depth="snippet")
+        for n in range(3)
+    ]
+    rows = [snippet, page, *leads]
+
+    kept = top(rows, limit=3)
+
+    assert page in kept and snippet not in kept
+    every = compute_totals(question=QUESTION, history=SearchHistory(evidence=kept), threshold=1.6)
+    assert every.support.domains == ("wire.example",)
+
+
 def test_a_publishers_second_row_waits_until_every_publisher_has_one() -> None:
     same_page = [
         hit("harbour.gov.example", "official", quote=f"{REOPENED} Sentence {n}.") for n in range(3)
