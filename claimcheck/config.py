@@ -15,7 +15,14 @@ from typing import Annotated, Literal
 import yaml
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 ProviderName = Literal[
     "local", "serper", "brave", "searxng", "yacy", "gdelt", "google", "eventregistry", "newsapi"
@@ -170,6 +177,25 @@ class RetentionConfig(_Strict):
     # Evidence rows and fetched pages older than this are deleted by the daily sweep, except
     # what a verdict cites (and so what an override of it stands on).
     ttl_days: Annotated[int, Field(ge=1, le=3650)] = 30
+    # A quote at least this alike to another of the same run, from the same publisher and
+    # read the same way, is the same statement: the better row is kept and the other stored
+    # as its copy, neither shown nor counted apart (1.0: only quotes that are the same once
+    # case, spacing and punctuation are set aside; quotes whose numbers differ never are).
+    dedupe_similarity: Annotated[float, Field(ge=0.5, le=1.0)] = 0.98
+    # A claim shows and weighs only its best rows of support and its best of refutation
+    # (`decisions.ranking`); rows that took no side are background and all stay.
+    max_per_side: Annotated[int, Field(le=100)] = 5
+
+    @field_validator("max_per_side")
+    @classmethod
+    def _room_for_two_publishers(cls, value: int) -> int:
+        # A side needs two independent publishers to decide: room for fewer would make every
+        # verdict Invalid without saying why.
+        if value < 2:
+            raise ValueError(
+                "must be at least 2: a side needs two independent publishers to decide a claim"
+            )
+        return value
 
 
 class PipelineConfig(_Strict):

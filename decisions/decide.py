@@ -9,6 +9,9 @@ inside this module without changing that boundary.
 The rule, in full:
 - Only evidence that was read counts: a page's own text, or a search snippet once a check found
   it on its live page (`EvidenceHit.read`). Everything else is a lead.
+- The claim loop hands it each statement once and only each side's best rows
+  (`retention.max_per_side`, ranked by `decisions.ranking`); what counts is judged here
+  (`hit_counts`).
 - An evidence hit counts for its side with its publisher's weight (official 1.0, wire 0.8, trade
   0.6, other 0.4, social 0.0: social never counts). One publisher counts once per side, with
   its best hit: two pages of one site, or a wire story reprinted by several outlets
@@ -40,6 +43,7 @@ from evidence.models import CONFIDENCE_RANK
 
 SUPPORT = "support"
 REFUTE = "refute"
+SIDES = (SUPPORT, REFUTE)
 
 
 @dataclass(frozen=True)
@@ -256,6 +260,20 @@ def _dated_inside(question: ClaimQuestion, hit: EvidenceHit) -> bool:
     return question.timeframe_start is None
 
 
+def _weighed(hit: EvidenceHit, min_confidence: str) -> bool:
+    """Read where it was published, from a publisher with a weight, as sure as asked."""
+    sure = CONFIDENCE_RANK.get(hit.confidence, 0) >= CONFIDENCE_RANK[min_confidence]
+    return hit.weight > 0 and bool(hit.domain) and hit.read and sure
+
+
+def hit_counts(*, hit: EvidenceHit, question: ClaimQuestion, min_confidence: str = "low") -> bool:
+    """Whether a hit counts toward its side: read, weighed, at least `min_confidence` sure,
+    and, when it supports a claim with a timeframe, dated inside it."""
+    if hit.stance not in SIDES or not _weighed(hit, min_confidence):
+        return False
+    return hit.stance == REFUTE or not question.has_timeframe or _dated_inside(question, hit)
+
+
 def compute_totals(
     *,
     question: ClaimQuestion,
@@ -265,23 +283,14 @@ def compute_totals(
 ) -> Totals:
     """Each side's counted weight. Hits the stance reader was less sure of than
     `min_confidence` are left out."""
-    floor = CONFIDENCE_RANK[min_confidence]
     support: list[EvidenceHit] = []
     refute: list[EvidenceHit] = []
     outside: list[EvidenceHit] = []
     for hit in history.evidence:
-        if hit.weight <= 0 or not hit.domain or not hit.read:
-            continue
-        if CONFIDENCE_RANK.get(hit.confidence, 0) < floor:
-            continue
-        if hit.stance == SUPPORT:
-            if question.has_timeframe and not _dated_inside(question, hit):
-                if hit.in_window is False:
-                    outside.append(hit)
-                continue
-            support.append(hit)
-        elif hit.stance == REFUTE:
-            refute.append(hit)
+        if hit_counts(hit=hit, question=question, min_confidence=min_confidence):
+            (support if hit.stance == SUPPORT else refute).append(hit)
+        elif hit.stance == SUPPORT and hit.in_window is False and _weighed(hit, min_confidence):
+            outside.append(hit)
     return Totals(
         support=_side(support),
         refute=_side(refute),
@@ -333,9 +342,6 @@ def decide_from_history(
     usable = [h for h in history.evidence if h.weight > 0 and h.read and h.stance in SIDES]
     reason = VerdictReason.INSUFFICIENT if usable else VerdictReason.NO_SOURCES
     return _final(question, history, totals, Outcome.INVALID, reason, lean, every)
-
-
-SIDES = (SUPPORT, REFUTE)
 
 
 def _final(

@@ -45,6 +45,7 @@ from decisions.gate import (
 from decisions.lease import claim_lease, lease_expired_before
 from decisions.models import Verdict
 from decisions.query import ComposedQuery, compose_initial_query, english_query, refine_query
+from decisions.ranking import top_per_side
 from decisions.step_events import (
     crawl_event,
     decision_event,
@@ -130,8 +131,13 @@ class _Run:
         )
 
     def evidence(self) -> list[Evidence]:
+        """This run's evidence, each statement once (a copy of a kept row is left out)."""
         return list(
-            Evidence.objects.filter(claim=self.claim, attempt__gt=self.claim.attempt_offset)
+            Evidence.objects.filter(
+                claim=self.claim,
+                attempt__gt=self.claim.attempt_offset,
+                duplicate_of__isnull=True,
+            )
             .select_related("page")
             .order_by("id")
         )
@@ -172,8 +178,9 @@ def evidence_hit(row: Evidence) -> EvidenceHit:
 
 
 def _history(run: _Run, *, leads_as_read: bool = False) -> SearchHistory:
-    """What the decision module sees. `leads_as_read` also counts snippets not checked yet,
-    to ask whether checking them could be enough."""
+    """What the decision module sees: each side's best rows (`decisions.ranking`), every row
+    that took no side. `leads_as_read` also counts snippets not checked yet, to ask whether
+    checking them could be enough."""
     runs = run.runs()
     hits = []
     for row in run.evidence():
@@ -182,7 +189,13 @@ def _history(run: _Run, *, leads_as_read: bool = False) -> SearchHistory:
             hit = replace(hit, read=True)
         hits.append(hit)
     return SearchHistory(
-        evidence=hits,
+        evidence=top_per_side(
+            items=hits,
+            hit_of=lambda hit: hit,
+            question=run.question,
+            min_confidence=run.config.budgets.min_confidence,
+            limit=run.config.retention.max_per_side,
+        ),
         queries=[r.rewritten_template for r in runs],
         pages_visited=len(run.crawled()) + len(run.verified()),
     )
@@ -403,7 +416,8 @@ def _crawl_record(
         ),
     )
     for row in found:
-        if row.stance == Stance.NEUTRAL:
+        # A copy of a statement the run already holds is not news on the timeline.
+        if row.stance == Stance.NEUTRAL or row.duplicate_of_id is not None:
             continue
         step_record(
             claim=run.claim,

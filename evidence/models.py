@@ -161,6 +161,16 @@ class Evidence(models.Model):
         blank=True,
         help_text="the original publisher when this page reprints another's story",
     )
+    duplicate_of = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        # The kept row gone (the retention sweep), its duplicate stands for the statement again.
+        on_delete=models.SET_NULL,
+        related_name="duplicates",
+        help_text="the row of the same run that holds this statement: this one is kept for "
+        "the record, neither shown nor counted apart",
+    )
     created_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

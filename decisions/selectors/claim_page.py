@@ -19,8 +19,11 @@ from claimcheck.models import (
     EventKind,
     PipelineEvent,
 )
+from decisions.decide import ClaimQuestion
 from decisions.models import Comment, Override, Verdict
+from decisions.pipeline import evidence_hit
 from decisions.proof import proof_as_shown, render_proof
+from decisions.ranking import top_per_side
 from decisions.selectors.claims import also_reported_by
 from decisions.summary import verdict_summary
 from evidence.entities import Entity, extract_entities
@@ -182,6 +185,8 @@ class ClaimPage:
     last_sequence: int
     totals: AgreementBars
     evidence: list[Evidence]
+    """The run's evidence as shown: each statement once, each side's best rows
+    (`decisions.ranking`), every row that took no side."""
     verdict: Verdict | None
     proof_html: SafeString
     earlier_verdicts: list[Verdict]
@@ -191,6 +196,11 @@ class ClaimPage:
     summary: str = ""
     comments: list[Comment] = field(default_factory=list)
     changes: RunChanges | None = None
+    copies: int = 0
+    """Rows of the run that repeat a statement shown (kept, not shown)."""
+    beyond_top: int = 0
+    """Rows of a side below its best `max_per_side` (kept, neither shown nor weighed)."""
+    max_per_side: int = 0
     entities: list[Entity] = field(default_factory=list)
     """Who and what the claim names, as searched and compared."""
 
@@ -213,10 +223,26 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
     """The claim page's data. `full` is False while the claim is still running: the poll then
     skips the parts that only show once there is a verdict."""
     events = list(claim.events.order_by("sequence"))
-    evidence = list(
-        Evidence.objects.filter(claim=claim, attempt__gt=claim.attempt_offset).order_by(
-            "-weight", "id"
-        )
+    rows = list(
+        Evidence.objects.filter(claim=claim, attempt__gt=claim.attempt_offset)
+        # The ranking reads a page's title when the row has none; never its text.
+        .select_related("page")
+        .defer("page__text", "page__html", "page__metadata")
+        .order_by("-weight", "id")
+    )
+    distinct = [row for row in rows if row.duplicate_of_id is None]
+    config = get_config()
+    evidence = top_per_side(
+        items=distinct,
+        hit_of=evidence_hit,
+        question=ClaimQuestion(
+            text=claim.text,
+            timeframe_start=claim.timeframe_start,
+            timeframe_end=claim.timeframe_end,
+            claim_id=claim.pk,
+        ),
+        min_confidence=config.budgets.min_confidence,
+        limit=config.retention.max_per_side,
     )
     verdicts: list[Verdict] = []
     overrides: list[Override] = []
@@ -256,6 +282,9 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         ),
         comments=comments,
         changes=_changes(verdict, verdicts),
+        copies=len(rows) - len(distinct),
+        beyond_top=len(distinct) - len(evidence),
+        max_per_side=config.retention.max_per_side,
         entities=extract_entities(claim.text, language=claim.language) if full else [],
     )
 

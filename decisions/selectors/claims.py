@@ -132,7 +132,7 @@ def queue_state() -> QueueState:
 def claim_source_counts(*, claims: list[Claim]) -> dict[int, int]:
     """Distinct sources that took a side in each claim's current run, in one query for a page."""
     rows = (
-        Evidence.objects.filter(claim__in=[c.pk for c in claims])
+        Evidence.objects.filter(claim__in=[c.pk for c in claims], duplicate_of__isnull=True)
         .filter(attempt__gt=F("claim__attempt_offset"))
         .exclude(stance=Stance.NEUTRAL)
         .values("claim_id")

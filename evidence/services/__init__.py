@@ -1,6 +1,7 @@
 """The evidence app's writes: the domain registry (`domains`), the entity alias table
-(`aliases`), evidence read from pages and snippets (`collect`) and from published fact-checks
-(`factchecks`). Reads are in `evidence.selectors`."""
+(`aliases`), evidence read from pages and snippets (`collect`), one statement found twice kept
+once (`duplicates`) and evidence from published fact-checks (`factchecks`). Reads are in
+`evidence.selectors`."""
 
 from evidence.services.aliases import (
     AliasCsvError,
@@ -28,6 +29,7 @@ from evidence.services.domains import (
     domains_export,
     domains_import,
 )
+from evidence.services.duplicates import duplicates_mark
 from evidence.services.factchecks import factcheck_evidence_record
 
 __all__ = [
@@ -48,6 +50,7 @@ __all__ = [
     "domain_update",
     "domains_export",
     "domains_import",
+    "duplicates_mark",
     "factcheck_evidence_record",
     "snippet_evidence",
     "snippet_verify",

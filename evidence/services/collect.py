@@ -10,7 +10,8 @@ or hub page, and a host that names no publisher (an address, an internal name) g
 
 Safe to run twice: rows already stored for the same claim and URL (page evidence and snippet
 evidence counted apart) are returned as they are, not created again, so a pipeline resumed
-after a crash does not double-count a source.
+after a crash does not double-count a source. A statement found twice in one run (a near-copy
+of a quote from the same publisher) is stored, but kept once: see `evidence.services.duplicates`.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from evidence.entities import entity_overlap, extract_entities
 from evidence.fetching import pages_fetch
 from evidence.models import ContentDepth, Evidence, Method, Page, VerificationStatus
 from evidence.rerank import rerank
+from evidence.services.duplicates import duplicates_mark
 from evidence.stance import ClaimContext, Finding, assess_page, assess_snippet
 from evidence.stance.scorer import overlaps
 from harvester.canonical import canonicalize_url
@@ -239,7 +241,19 @@ def collect_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
                 rows = _snippet_rows(claim, attempt, url, lead, page, context)
             result.extend(Evidence.objects.bulk_create(rows))
     syndication_mark(claim=claim)
-    return result
+    return _with_marks(claim, result)
+
+
+def _with_marks(claim: Claim, rows: list[Evidence]) -> list[Evidence]:
+    """Mark the copies of one statement among the claim's rows (`duplicates_mark`), and show
+    the marks on the rows in hand."""
+    duplicates_mark(claim=claim)
+    marks = dict(
+        Evidence.objects.filter(pk__in=[row.pk for row in rows]).values_list("pk", "duplicate_of")
+    )
+    for row in rows:
+        row.duplicate_of_id = marks.get(row.pk)
+    return rows
 
 
 def _assess_all(context: ClaimContext, readable: dict[str, Page]) -> dict[str, list[Finding]]:
@@ -338,7 +352,7 @@ def snippet_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
                 continue
             rows = _snippet_rows(claim, attempt, url, lead, None, context)
             result.extend(Evidence.objects.bulk_create(rows))
-    return result
+    return _with_marks(claim, result)
 
 
 # --- snippet verification -------------------------------------------------------------------
@@ -426,6 +440,9 @@ def snippet_verify(
             checks.append(
                 SnippetCheck(row_id=row.pk, url=row.url, verified=not why, why=why, cached=cached)
             )
+    # A snippet found on its page may now be the better copy of its statement, or one that
+    # failed the worse.
+    duplicates_mark(claim=claim)
     return checks
 
 

@@ -28,6 +28,9 @@ def test_the_shipped_default_loads_with_the_documented_budgets() -> None:
     assert config.weights.for_tier("social") == 0.0
     assert config.llm.model is None
     assert config.fetcher.kind == "http"
+    assert config.retention.ttl_days == 30
+    assert config.retention.dedupe_similarity == 0.98
+    assert config.retention.max_per_side == 5
 
 
 def test_the_documented_cascade_and_provider_examples_load_when_uncommented(
@@ -91,6 +94,12 @@ def test_leaning_can_be_switched_off(tmp_path: Path) -> None:
             "llm.prompts.rewrite",
         ),
         ("surprise: true\n", "surprise"),
+        ("retention:\n  dedupe_similarity: 1.5\n", "retention.dedupe_similarity"),
+        ("retention:\n  dedupe_similarity: 0.2\n", "retention.dedupe_similarity"),
+        ("retention:\n  dedupe_similarity: nearly\n", "retention.dedupe_similarity"),
+        ("retention:\n  max_per_side: five\n", "retention.max_per_side"),
+        ("retention:\n  max_per_side: 500\n", "retention.max_per_side"),
+        ("retention:\n  max_per_side: 0\n", "retention.max_per_side"),
     ],
 )
 def test_a_bad_file_fails_with_a_message_naming_the_key(
@@ -99,6 +108,15 @@ def test_a_bad_file_fails_with_a_message_naming_the_key(
     with pytest.raises(ConfigError) as caught:
         load_config(write(tmp_path, text))
     assert named in str(caught.value)
+
+
+def test_room_for_fewer_than_two_publishers_a_side_is_refused_with_the_reason(
+    tmp_path: Path,
+) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_config(write(tmp_path, "retention:\n  max_per_side: 1\n"))
+    assert "retention.max_per_side" in str(caught.value)
+    assert "a side needs two independent publishers to decide a claim" in str(caught.value)
 
 
 def test_a_file_that_is_not_yaml_says_so(tmp_path: Path) -> None:

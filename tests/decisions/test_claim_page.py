@@ -95,6 +95,23 @@ def test_the_evidence_table_shows_both_dates_the_depth_read_and_the_original_pub
     assert "syndicated from wire.example" in table
 
 
+def test_a_statement_found_twice_is_one_row_and_its_copy_is_only_mentioned(
+    editor_client: Client,
+) -> None:
+    claim = _decided_claim()
+    quote = "The port of Examplia reopened to shipping on 2 May 2024, the authority said."
+    kept = EvidenceFactory.create(claim=claim, url="https://gov.example/port", source_quote=quote)
+    copy = EvidenceFactory.create(
+        claim=claim, url="https://gov.example/print/port", source_quote=quote, duplicate_of=kept
+    )
+
+    page = text(editor_client.get(reverse("claim_detail", args=[claim.pk])))
+
+    assert f'id="evidence-{kept.pk}"' in page
+    assert f'id="evidence-{copy.pk}"' not in page
+    assert "1 more row repeats a statement above from the same source" in page
+
+
 def test_a_quote_opens_in_its_page_text_highlighted_and_escaped(editor_client: Client) -> None:
     claim = _decided_claim()
     stored = PageFactory(
