@@ -85,6 +85,8 @@ class EvidenceHit:
     """How sure the stance reader was: "high", "medium" or "low"."""
     syndicated_from: str = ""
     """The original publisher when this page reprints another's story."""
+    entity_overlap: float | None = None
+    """How far the quote names the claim's entities (0-1); None when the claim names none."""
 
     @property
     def publisher(self) -> str:

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
+from urllib.parse import unquote
 
 from claimcheck.language import MIXED_CONFIDENCE, LanguageGuess, detect_language
 from decisions.decide import ClaimQuestion
@@ -103,11 +104,12 @@ def _in_window(when: datetime | None, question: ClaimQuestion) -> bool | None:
 
 
 def word_share(lead: Lead, claim_words: set[str]) -> float:
+    """The share of the claim's content words in a result's title, URL and snippet. The URL is
+    read decoded: "El_Ni%C3%B1o" names El Niño."""
     if not claim_words:
         return 1.0
-    return len(claim_words & set(tokens(f"{lead.title} {lead.url} {lead.snippet}"))) / len(
-        claim_words
-    )
+    url = unquote(lead.url)
+    return len(claim_words & set(tokens(f"{lead.title} {url} {lead.snippet}"))) / len(claim_words)
 
 
 @dataclass(frozen=True)

@@ -174,6 +174,7 @@ def evidence_hit(row: Evidence) -> EvidenceHit:
         read=row.was_read,
         confidence=row.confidence,
         syndicated_from=row.syndicated_from,
+        entity_overlap=row.entity_overlap,
     )
 
 

@@ -13,9 +13,11 @@ two rows of one side:
    publisher weighs);
 4. the surer stance reading;
 5. dated inside the timeframe, then undated, then outside it;
-6. the higher stance score;
-7. the fuller text read: a page over a snippet;
-8. then the order given (the one stored first).
+6. the quote that names more of the claim's people, organisations and places (its entity
+   overlap with the claim);
+7. the higher stance score;
+8. the fuller text read: a page over a snippet;
+9. then the order given (the one stored first).
 
 A side's top rows take each publisher's best row before any publisher's second: three quotes
 from one page are one source, and the decision counts a publisher once per side anyway. So a
@@ -45,7 +47,7 @@ _DEPTH_RANK: dict[str, int] = {
     ContentDepth.SNIPPET: 0,
 }
 
-Rank = tuple[bool, bool, float, int, int, float, int]
+Rank = tuple[bool, bool, float, int, int, float, float, int]
 
 
 def evidence_rank(*, hit: EvidenceHit, question: ClaimQuestion, min_confidence: str) -> Rank:
@@ -56,6 +58,7 @@ def evidence_rank(*, hit: EvidenceHit, question: ClaimQuestion, min_confidence: 
         -hit.weight,
         -CONFIDENCE_RANK.get(hit.confidence, 0),
         _WINDOW_ORDER[hit.in_window],
+        -(hit.entity_overlap or 0.0),
         -hit.stance_score,
         -_DEPTH_RANK.get(hit.content_depth, 0),
     )

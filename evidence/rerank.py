@@ -12,6 +12,7 @@ import logging
 import os
 import re
 import threading
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,8 +55,15 @@ def stem(word: str) -> str:
     return word
 
 
+def _fold(text: str) -> str:
+    """Lower case without accents: "Niño" and "Nino" are one word to a reader."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
 def tokens(text: str) -> list[str]:
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS]
+    """Content words, stemmed: Latin, Cyrillic or any other letters, accents folded away."""
+    return [stem(w) for w in _WORD.findall(_fold(text)) if w not in STOPWORDS]
 
 
 @dataclass(frozen=True)

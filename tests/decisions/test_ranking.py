@@ -165,3 +165,12 @@ def test_five_publishers_of_the_lightest_tier_still_reach_the_agreement_score() 
     assert len(kept) == 5
     assert totals.support.total == 2.0
     assert totals.support.sufficient(1.6)
+
+
+def test_of_two_rows_alike_otherwise_the_one_naming_more_of_the_claims_entities_ranks_first() -> (
+    None
+):
+    vague = hit("portnews.example", entity_overlap=0.2, stance_score=0.9)
+    named = hit("harbourtimes.example", entity_overlap=0.8, stance_score=0.8)
+    assert top([vague, named], limit=2) == [vague, named]  # the order given is kept
+    assert top([vague, named], limit=1) == [named]
