@@ -431,14 +431,30 @@ def _parse_bool(raw: str) -> bool:
     raise DomainError(f"denied {raw!r} must be true or false", field="denied")
 
 
-def parse_domains_csv(text: str) -> list[DomainRow]:
-    """Validate a whole file (header `name,tier,weight_override,denied,note`). Raises
-    DomainCsvError listing every bad line by its line number; blank lines and lines starting
-    with `#` are skipped."""
+@dataclass(frozen=True)
+class CsvRecord:
+    line: int
+    cells: dict[str, str]
+    """Column name → cell, as written (`csv_cell_read` undoes a spreadsheet-safe cell)."""
+
+
+class CsvHeaderError(ValueError):
+    """A CSV file whose header is wrong, or that has none: no line of it can be read."""
+
+    def __init__(self, problem: CsvProblem) -> None:
+        self.problem = problem
+        super().__init__(str(problem))
+
+
+def csv_records(
+    text: str, *, columns: tuple[str, ...], required: tuple[str, ...]
+) -> tuple[list[CsvRecord], list[CsvProblem]]:
+    """The lines of a CSV file under its header (`columns`, of which `required` must be there),
+    with the lines that have more fields than the header as problems. Blank lines and lines
+    starting with `#` are skipped. Raises CsvHeaderError for a wrong header or an empty file."""
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
+    records: list[CsvRecord] = []
     problems: list[CsvProblem] = []
-    rows: list[DomainRow] = []
-    seen: dict[str, int] = {}
     header: list[str] | None = None
     for record in reader:
         line = reader.line_num
@@ -448,23 +464,40 @@ def parse_domains_csv(text: str) -> list[DomainRow]:
             continue
         if header is None:
             header = [cell.strip().lower() for cell in record]
-            missing = [column for column in ("name", "tier") if column not in header]
-            unknown = [column for column in header if column not in CSV_HEADER]
+            missing = [column for column in required if column not in header]
+            unknown = [column for column in header if column not in columns]
             if missing or unknown:
-                raise DomainCsvError(
-                    [
-                        CsvProblem(
-                            line,
-                            f"the header must be {','.join(CSV_HEADER)}"
-                            f" (missing: {missing or 'none'}, unknown: {unknown or 'none'})",
-                        )
-                    ]
+                raise CsvHeaderError(
+                    CsvProblem(
+                        line,
+                        f"the header must be {','.join(columns)}"
+                        f" (missing: {missing or 'none'}, unknown: {unknown or 'none'})",
+                    )
                 )
             continue
         if len(record) > len(header):
             problems.append(CsvProblem(line, f"{len(record)} fields, the header has {len(header)}"))
             continue
-        cells = dict(zip(header, record, strict=False))
+        records.append(CsvRecord(line, dict(zip(header, record, strict=False))))
+    if header is None:
+        raise CsvHeaderError(
+            CsvProblem(1, f"the file is empty (expected a header {','.join(columns)})")
+        )
+    return records, problems
+
+
+def parse_domains_csv(text: str) -> list[DomainRow]:
+    """Validate a whole file (header `name,tier,weight_override,denied,note`). Raises
+    DomainCsvError listing every bad line by its line number; blank lines and lines starting
+    with `#` are skipped."""
+    try:
+        records, problems = csv_records(text, columns=CSV_HEADER, required=("name", "tier"))
+    except CsvHeaderError as exc:
+        raise DomainCsvError([exc.problem]) from None
+    rows: list[DomainRow] = []
+    seen: dict[str, int] = {}
+    for record in records:
+        cells, line = record.cells, record.line
         try:
             row = DomainRow(
                 name=normalize_domain_name(cells.get("name", "")),
@@ -484,12 +517,8 @@ def parse_domains_csv(text: str) -> list[DomainRow]:
             continue
         seen[row.name] = line
         rows.append(row)
-    if header is None:
-        problems.append(
-            CsvProblem(1, f"the file is empty (expected a header {','.join(CSV_HEADER)})")
-        )
     if problems:
-        raise DomainCsvError(problems)
+        raise DomainCsvError(sorted(problems, key=lambda problem: problem.line))
     return rows
 
 

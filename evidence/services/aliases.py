@@ -18,7 +18,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, models, transaction
 
 from claimcheck.errors import ApplicationError
-from evidence.domains import CsvProblem, csv_cell_read, csv_cell_safe
+from evidence.domains import CsvHeaderError, CsvProblem, csv_cell_read, csv_cell_safe, csv_records
 from evidence.entities.aliases import aliases_changed
 from evidence.entities.normalize import entity_key
 from evidence.models import EntityAlias, EntityKind
@@ -110,38 +110,15 @@ def alias_row(*, name: str, alias: str, kind: str = "", note: str = "", line: in
 def parse_aliases_csv(text: str) -> list[AliasRow]:
     """Validate a whole file. Raises AliasCsvError listing every bad line by its number; blank
     lines and lines starting with `#` are skipped."""
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
-    problems: list[CsvProblem] = []
+    try:
+        records, problems = csv_records(text, columns=CSV_HEADER, required=("name", "alias"))
+    except CsvHeaderError as exc:
+        raise AliasCsvError([exc.problem]) from None
     rows: list[AliasRow] = []
     seen: dict[str, AliasRow] = {}
-    header: list[str] | None = None
-    for record in reader:
-        line = reader.line_num
-        if not record or not any(cell.strip() for cell in record):
-            continue
-        if record[0].lstrip().startswith("#"):
-            continue
-        if header is None:
-            header = [cell.strip().lower() for cell in record]
-            missing = [column for column in ("name", "alias") if column not in header]
-            unknown = [column for column in header if column not in CSV_HEADER]
-            if missing or unknown:
-                raise AliasCsvError(
-                    [
-                        CsvProblem(
-                            line,
-                            f"the header must be {','.join(CSV_HEADER)}"
-                            f" (missing: {missing or 'none'}, unknown: {unknown or 'none'})",
-                        )
-                    ]
-                )
-            continue
-        if len(record) > len(header):
-            problems.append(CsvProblem(line, f"{len(record)} fields, the header has {len(header)}"))
-            continue
-        cells = {
-            column: csv_cell_read(value) for column, value in zip(header, record, strict=False)
-        }
+    for record in records:
+        line = record.line
+        cells = {column: csv_cell_read(value) for column, value in record.cells.items()}
         try:
             row = alias_row(
                 name=cells.get("name", ""),
@@ -167,12 +144,8 @@ def parse_aliases_csv(text: str) -> list[AliasRow]:
             continue
         seen[row.key] = row
         rows.append(row)
-    if header is None:
-        problems.append(
-            CsvProblem(1, f"the file is empty (expected a header {','.join(CSV_HEADER)})")
-        )
     if problems:
-        raise AliasCsvError(problems)
+        raise AliasCsvError(sorted(problems, key=lambda problem: problem.line))
     return rows
 
 
