@@ -14,7 +14,9 @@ import pytest
 import yaml
 from django.core.management import call_command
 
+from claimcheck.language import detect_language
 from claimcheck.models import Claim
+from decisions.decide import ClaimQuestion
 from decisions.demo.loader import (
     DOMAINS_CSV,
     FETCHER_NAME,
@@ -26,6 +28,7 @@ from decisions.demo.loader import (
 )
 from decisions.models import Verdict
 from decisions.pipeline import claim_pipeline_run
+from decisions.query import english_names
 from decisions.services import claim_submit
 from decisions.timeframe import parse_timeframe
 from evidence.domains import parse_domains_csv
@@ -36,6 +39,7 @@ from harvester.canonical import canonicalize_url
 from harvester.local_index import search_documents
 from harvester.models import LocalDocument
 from harvester.rewriter import deterministic_rewrite
+from harvester.schema import validate_schema
 from tests.evidence.factories import use_config
 
 LIVE = [entry for entry in demo_manifest() if not entry.dead]
@@ -230,8 +234,17 @@ def test_a_loaded_page_records_its_event_date_apart_from_its_publication_date() 
 @pytest.mark.django_db
 @pytest.mark.parametrize("claim", CLAIMS, ids=lambda c: c.text[:40])
 def test_the_local_index_finds_each_claims_key_pages_by_its_words(claim: DemoClaim) -> None:
+    """By the claim's own words, or for a claim in another language by the English names of
+    its entities, which its English pages share (the words they do not)."""
     demo_load()
-    schema = deterministic_rewrite(claim.text).model_copy(update={"boolean": "OR"})
+    language = detect_language(claim.text)
+    if language.code != "en":
+        names = english_names(
+            ClaimQuestion(claim.text, language=language.code, language_confidence=1.0)
+        )
+        schema = validate_schema({"keywords": names, "boolean": "OR"})
+    else:
+        schema = deterministic_rewrite(claim.text).model_copy(update={"boolean": "OR"})
     found = {hit.url for hit in search_documents(query=schema, limit=20)}
     assert {canonicalize_url(url) for url in claim.sources} <= found
 

@@ -11,6 +11,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from claimcheck.models import Claim, ClaimStatus
+from decisions.demo.loader import demo_claims
 from harvester.models import SearchRun
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_review_desk import sign_in
@@ -33,7 +34,7 @@ def test_the_first_login_finds_the_demo_claims_decided(
     page.goto(f"{live_server.url}/")
     expect(page.get_by_text("No claims yet.")).to_have_count(0)
     rows = page.locator("table tbody tr")
-    expect(rows).to_have_count(10)
+    expect(rows).to_have_count(len(demo_claims()))
     expect(
         page.get_by_text("Veltria Motors opened its battery cell plant in Karsfeld.")
     ).to_be_visible()
