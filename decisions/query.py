@@ -18,6 +18,7 @@ from claimcheck import llm
 from claimcheck.language import LanguageGuess, language_name
 from decisions.decide import ClaimQuestion
 from evidence.entities import extract_entities
+from evidence.entities.normalize import is_cyrillic
 from evidence.models import Domain, Tier
 from harvester.rewriter import (
     RewriteInvalid,
@@ -98,15 +99,25 @@ def english_names(question: ClaimQuestion) -> list[str]:
 
 def english_query(*, question: ClaimQuestion, base: QuerySchema) -> ComposedQuery | None:
     """The claim's search in English, for a claim in another language or a mix of languages
-    (one the detector is unsure of), or None for an English claim.
+    (one the detector is unsure of, or English naming someone in Cyrillic), or None for an
+    English claim.
 
     With an LLM configured, a claim in a language other than English or Russian has its query
     translated (never the content read). Without one, and for a Russian claim, whose words
     English pages do not share, the query is the English or transliterated names of the
     claim's entities and its numbers."""
     language = _question_language(question)
-    if not language.known or language.code == "en":
+    if not language.known:
         return None
+    if language.code == "en":
+        if not is_cyrillic(question.text):
+            return None
+        # "Зеленский said that ...": English words, but a name English pages spell otherwise.
+        spelt = english_names(question)
+        by_name = _with(base, keywords=spelt, boolean="AND" if len(spelt) <= 3 else "OR")
+        if not spelt or by_name is None or by_name.compile() == base.compile():
+            return None
+        return ComposedQuery(by_name, "the claim names some of its entities in Cyrillic")
     name = language_name(language.code)
     unsure = f" (detected {name} at {language.confidence:.2f})" if language.mixed else ""
     if llm.is_enabled() and language.needs_english_search():

@@ -159,3 +159,27 @@ def test_the_claim_page_names_the_language_and_the_entities(editor_client: Any) 
     assert "Ukrainian" in html
     assert "searched in English too" in html
     assert '<span class="entity entity-place" title="place: Київська">Kyiv</span>' in html
+
+
+def test_an_english_claim_naming_someone_in_cyrillic_is_also_searched_by_the_english_name() -> None:
+    question = ClaimQuestion(
+        text="Зеленский said that Kyiv will host the peace summit in 2025",
+        language="en",
+        language_confidence=0.84,
+    )
+    english = english_query(question=question, base=compose_initial_query(question=question))
+    assert english is not None
+    assert "Volodymyr Zelensky" in english.schema.keywords
+    assert "Cyrillic" in english.tweak
+
+
+def test_a_claim_the_detector_is_unsure_of_is_searched_in_both() -> None:
+    question = ClaimQuestion(
+        text="Президент Зеленський said the summit in Kyiv will take place in 2025",
+        language="uk",
+        language_confidence=0.52,
+    )
+    english = english_query(question=question, base=compose_initial_query(question=question))
+    assert english is not None
+    assert "detected Ukrainian at 0.52" in english.tweak
+    assert {"Volodymyr Zelensky", "Kyiv"} <= set(english.schema.keywords)
