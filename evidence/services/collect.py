@@ -324,9 +324,12 @@ def _snippet_rows(
 
 
 def _existing(claim: Claim, urls: list[str]) -> dict[tuple[str, str], list[Evidence]]:
-    """Stored rows of this claim for these URLs, keyed (url, "page" | "snippet")."""
+    """Stored rows of this claim's current run for these URLs, keyed (url, "page" |
+    "snippet"). An earlier run's rows are that run's record: a re-run reads the page again
+    (from the cache) and stores its own, or it would weigh nothing it had found before."""
     found: dict[tuple[str, str], list[Evidence]] = {}
-    for row in Evidence.objects.filter(claim=claim, url__in=urls).order_by("id"):
+    rows = Evidence.objects.filter(claim=claim, attempt__gt=claim.attempt_offset, url__in=urls)
+    for row in rows.order_by("id"):
         kind = "snippet" if row.method == Method.SNIPPET else "page"
         if row.method in _PAGE_METHODS or kind == "snippet":
             found.setdefault((row.url, kind), []).append(row)
