@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from claimcheck import llm
@@ -443,8 +444,9 @@ def snippet_verify(
             checks.append(
                 SnippetCheck(row_id=row.pk, url=row.url, verified=not why, why=why, cached=cached)
             )
-    # A snippet found on its page may now be the better copy of its statement, or one that
-    # failed the worse.
+    # A snippet found on its page is read with it: it may reprint a wire story, and it may
+    # now be the better copy of its statement (or, failed, the worse).
+    syndication_mark(claim=claim)
     duplicates_mark(claim=claim)
     return checks
 
@@ -495,12 +497,16 @@ def _similar(a: set[tuple[str, ...]], b: set[tuple[str, ...]]) -> bool:
 
 
 def syndication_mark(*, claim: Claim) -> int:
-    """Mark the claim's page evidence that reprints another publisher's story: a page whose
-    byline credits a wire service, or whose text around the quote nearly repeats an earlier
-    publisher's page. Such rows count once, as the original publisher. Returns how many rows
-    were newly marked."""
+    """Mark the claim's evidence that reprints another publisher's story: a page whose byline
+    credits a wire service, or whose text around the quote nearly repeats an earlier
+    publisher's page. Such rows count once, as the original publisher. A snippet found on its
+    page is read with that page, as the page's own rows are: a snippet of a wire reprint is
+    the wire's too. Returns how many rows were newly marked."""
+    read = Q(method__in=_PAGE_METHODS) | Q(
+        method=Method.SNIPPET, verification_status=VerificationStatus.VERIFIED
+    )
     rows = list(
-        Evidence.objects.filter(claim=claim, method__in=_PAGE_METHODS, page__isnull=False)
+        Evidence.objects.filter(read, claim=claim, page__isnull=False)
         .exclude(domain="")
         .select_related("page")
         .order_by("id")

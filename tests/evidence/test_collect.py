@@ -445,6 +445,36 @@ def test_a_wire_byline_makes_a_reprint_count_as_the_wire(
     assert {Evidence.objects.get(pk=r.pk).syndicated_from for r in rows} == {"apnews.com"}
 
 
+def test_a_snippet_found_on_a_wire_reprint_counts_as_the_wire(
+    web: respx.MockRouter, claim: Claim
+) -> None:
+    web.get(NEWS).respond(
+        200, headers=HTML, text=article_html(title="Senate approves the budget", text=WIRE_STORY)
+    )
+    row = _snippet_row(claim, NEWS)
+
+    [check] = snippet_verify(claim=claim, rows=[row], leads={NEWS: Lead(url=NEWS, snippet=SNIPPET)})
+
+    assert check.verified, check.why
+    row.refresh_from_db()
+    assert row.syndicated_from == "apnews.com"
+
+
+def test_an_unverified_snippet_is_not_marked_from_a_page_it_was_not_found_on(
+    web: respx.MockRouter, claim: Claim
+) -> None:
+    row = _snippet_row(claim, NEWS)
+    web.get(NEWS).respond(
+        200, headers=HTML, text=article_html(title="Weather", text="(AP) Rain is forecast.")
+    )
+
+    [check] = snippet_verify(claim=claim, rows=[row], leads={NEWS: Lead(url=NEWS, snippet=SNIPPET)})
+
+    assert not check.verified
+    row.refresh_from_db()
+    assert row.syndicated_from == ""
+
+
 def test_near_copies_of_one_story_on_two_outlets_are_one_source(
     web: respx.MockRouter, claim: Claim
 ) -> None:
