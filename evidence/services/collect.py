@@ -524,7 +524,10 @@ def syndication_mark(*, claim: Claim) -> int:
         shingles = _shingles(_context_around(row))
         if not origin:
             for earlier, earlier_shingles in originals:
-                if earlier.domain != row.domain and _similar(shingles, earlier_shingles):
+                # A snippet and the page it was found on are one publisher's one page, even
+                # when a redirect gave them two host names (gov.uk, www.gov.uk).
+                other = earlier.domain != row.domain and earlier.page_id != row.page_id
+                if other and _similar(shingles, earlier_shingles):
                     origin = earlier.syndicated_from or earlier.domain
                     break
         if origin == row.domain:

@@ -21,7 +21,13 @@ from evidence.models import (
     Tier,
     VerificationStatus,
 )
-from evidence.services import Lead, collect_evidence, snippet_evidence, snippet_verify
+from evidence.services import (
+    Lead,
+    collect_evidence,
+    snippet_evidence,
+    snippet_verify,
+    syndication_mark,
+)
 from harvester.canonical import canonicalize_url
 from tests.evidence.factories import (
     ARTICLE_TEXT,
@@ -29,7 +35,7 @@ from tests.evidence.factories import (
     article_html,
     install_fake_dns,
 )
-from tests.factories import ClaimFactory
+from tests.factories import ClaimFactory, EvidenceFactory, PageFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -428,6 +434,10 @@ def test_a_snippet_behind_a_refused_address_is_never_fetched(
 # --- syndication ---------------------------------------------------------------------------------
 
 
+WIRE_TEXT = (
+    "The Senate approved the budget bill on 5 March 2024 by 60 votes to 38. The measure pays "
+    "for a rail line and raises teachers' salaries, and the lower house votes next."
+)
 WIRE_STORY = (
     "WASHINGTON (AP) — The Senate approved the budget bill on 5 March 2024 by 60 votes to 38. "
     + BUDGET_TEXT.split(". ", 1)[1]
@@ -473,6 +483,28 @@ def test_an_unverified_snippet_is_not_marked_from_a_page_it_was_not_found_on(
     assert not check.verified
     row.refresh_from_db()
     assert row.syndicated_from == ""
+
+
+def test_a_snippet_and_the_page_it_was_found_on_are_never_each_others_reprint(
+    claim: Claim,
+) -> None:
+    # The search gave the bare host, a public suffix itself (gov.uk), and the page answered
+    # from www after a redirect: the snippet's row and the page's name two hosts.
+    page = PageFactory(url="https://gov.uk/government/budget", domain="www.gov.uk", text=WIRE_TEXT)
+    EvidenceFactory(
+        claim=claim,
+        page=page,
+        domain="gov.uk",
+        method=Method.SNIPPET,
+        content_depth=ContentDepth.SNIPPET,
+        verification_status=VerificationStatus.VERIFIED,
+        source_quote=SNIPPET,
+    )
+    EvidenceFactory(
+        claim=claim, page=page, domain="www.gov.uk", method=Method.MODEL, source_quote=SNIPPET
+    )
+
+    assert syndication_mark(claim=claim) == 0
 
 
 def test_near_copies_of_one_story_on_two_outlets_are_one_source(
