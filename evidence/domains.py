@@ -111,11 +111,16 @@ def _is_ip(host: str) -> bool:
 
 def registrable_domain(url_or_host: str) -> str:
     """`https://www.bbc.co.uk/news` → `bbc.co.uk`. IP addresses and names that are themselves a
-    public suffix (or have none, like `localhost`) come back as the host."""
+    public suffix (or have none, like `localhost`) come back as the host, and so does such a
+    suffix behind `www.` (`www.gov.uk` → `gov.uk`)."""
     host = host_of(url_or_host)
     if not host or _is_ip(host):
         return host
     parts = _extractor()(host)
+    if parts.domain == "www" and parts.suffix:
+        # `www.gov.uk` is the web name of the site `gov.uk`, a public suffix that is also one
+        # publisher's site: one publisher, not two.
+        return parts.suffix
     if parts.top_domain_under_public_suffix:
         return parts.top_domain_under_public_suffix
     if parts.suffix or "." not in host:

@@ -42,12 +42,29 @@ from tests.factories import DomainFactory
         ("https://93.184.216.34/page", "93.184.216.34"),
         ("https://[2606:2800:220:1::1]:443/", "2606:2800:220:1::1"),
         ("gov.uk", "gov.uk"),
+        ("https://www.gov.uk/guidance/x", "gov.uk"),
+        ("https://www.nhs.uk/conditions/", "nhs.uk"),
+        ("https://assets.www.gov.uk/x", "gov.uk"),
         ("localhost", "localhost"),
         ("https://bücher.de/", "xn--bcher-kva.de"),
     ],
 )
 def test_registrable_domain_strips_subdomains_ports_and_case(given: str, expected: str) -> None:
     assert registrable_domain(given) == expected
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("https://gov.uk/government/budget", "https://www.gov.uk/guidance/budget"),
+        ("https://www.nhs.uk/conditions/flu/", "https://nhs.uk/conditions/covid/"),
+        ("https://www.cdc.gov/flu/", "https://stacks.cdc.gov/view/1"),
+    ],
+)
+def test_two_host_names_of_one_site_are_one_publisher(one: str, other: str) -> None:
+    """A site that is itself a public suffix (`gov.uk`) answers at `www.` too; its pages are
+    one publisher's, so they must never count as two independent sources."""
+    assert domains.publisher_of(one) == domains.publisher_of(other) is not None
 
 
 def test_the_suffix_list_is_read_from_the_package_without_any_network(
