@@ -6,7 +6,8 @@ Usage (from the repo root):
 The held-out splits of `training/stance/pairs.py` (read from ../shared/eval): Climate-FEVER's odd
 claims (five labelled Wikipedia sentences each), COVID-Fact's held-out sources (real claims and
 their word-swapped counter-claims reported apart), and the held-out parts of HealthVer, SICK,
-WiCE, LIAR-PLUS and the contrastive page pairs, each set apart. For the model it also prints
+WiCE, LIAR-PLUS, the contrastive page pairs and the distractors (a claim against another claim's
+evidence on its topic, which should read as neither), each set apart. For the model it also prints
 pairs per second on one core, load time and the memory it adds, and how often its readings are
 right at each probability, which is where its confidence levels are set. --sweep prints the
 lexical scorer's two relevance thresholds over a grid, on Climate-FEVER's even (tuning) claims.

@@ -197,7 +197,7 @@ def main() -> int:
     parser.add_argument("--max-length", type=int, default=128)
     parser.add_argument("--sick-cap", type=int, default=3000)
     parser.add_argument(
-        "--sets", default=",".join(data.SETS), help="comma-separated pair sets (DATA_CARD.md)"
+        "--sets", default=",".join(data.TRAINED), help="comma-separated pair sets (DATA_CARD.md)"
     )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
