@@ -149,6 +149,10 @@ class CsvImportForm(DeskForm):
             raise forms.ValidationError("Choose a CSV file or paste its lines.")
         return data
 
+    def preview(self) -> ImportPreview | AliasImportPreview:
+        """What applying the file would do, line by line, without changing anything."""
+        raise NotImplementedError  # each table's form reads its own lines
+
 
 class DomainImportForm(CsvImportForm):
     header = domains.CSV_HEADER

@@ -28,7 +28,7 @@ from evidence.services import (
     aliases_export,
     aliases_import,
 )
-from evidence.views.common import htmx_partial
+from evidence.views.common import csv_download, csv_import_page, htmx_partial
 
 PAGE_SIZE = 100
 
@@ -184,40 +184,22 @@ def alias_remove(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @admin_required
 @require_http_methods(["GET", "POST"])
 def alias_import(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """Upload or paste, see what would change line by line, then apply all of it or nothing."""
-    form = AliasImportForm(request.POST or None, request.FILES or None)
-    preview = None
-    if request.method == "POST" and form.is_valid():
-        if request.POST.get("action") == "apply":
-            try:
-                result = aliases_import(text=str(form.cleaned_data["text"]), user=request.user)
-            except AliasCsvError:
-                preview = form.preview()
-            else:
-                messages.success(
-                    request,
-                    f"Import applied: {result.created} added, {result.updated} changed.",
-                )
-                return redirect("aliases")
-        else:
-            preview = form.preview()
-    status = 422 if (form.is_bound and form.errors) or (preview and preview.problems) else 200
-    return render(
+    def apply(text: str) -> tuple[int, int]:
+        result = aliases_import(text=text, user=request.user)
+        return result.created, result.updated
+
+    return csv_import_page(
         request,
-        "evidence/alias_import.html",
-        {
-            "nav": "aliases",
-            "form": form,
-            "preview": preview,
-            "text": form.cleaned_data.get("text", "") if form.is_bound and not form.errors else "",
-        },
-        status=status,
+        AliasImportForm(request.POST or None, request.FILES or None),
+        apply=apply,
+        refused=AliasCsvError,
+        template="evidence/alias_import.html",
+        nav="aliases",
+        done="aliases",
     )
 
 
 @admin_required
 @require_GET
 def alias_export(request: AuthenticatedHttpRequest) -> HttpResponse:
-    response = HttpResponse(aliases_export(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="aliases.csv"'
-    return response
+    return csv_download(aliases_export(), "aliases.csv")

@@ -29,7 +29,7 @@ from evidence.services import (
     domains_export,
     domains_import,
 )
-from evidence.views.common import htmx_partial
+from evidence.views.common import csv_download, csv_import_page, htmx_partial
 
 PAGE_SIZE = 100
 
@@ -176,42 +176,21 @@ def domain_remove(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @admin_required
 @require_http_methods(["GET", "POST"])
 def domain_import(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """Upload or paste, see what would change line by line, then apply all of it or nothing."""
-    form = DomainImportForm(request.POST or None, request.FILES or None)
-    preview = None
-    if request.method == "POST" and form.is_valid():
-        if request.POST.get("action") == "apply":
-            try:
-                created, updated = domains_import(
-                    text=str(form.cleaned_data["text"]), user=request.user
-                )
-            except DomainCsvError:
-                preview = form.preview()
-            else:
-                messages.success(request, f"Import applied: {created} added, {updated} changed.")
-                return redirect("domain_changes")
-        else:
-            preview = form.preview()
-    status = 422 if (form.is_bound and form.errors) or (preview and preview.problems) else 200
-    return render(
+    return csv_import_page(
         request,
-        "evidence/domain_import.html",
-        {
-            "nav": "domains",
-            "form": form,
-            "preview": preview,
-            "text": form.cleaned_data.get("text", "") if form.is_bound and not form.errors else "",
-        },
-        status=status,
+        DomainImportForm(request.POST or None, request.FILES or None),
+        apply=lambda text: domains_import(text=text, user=request.user),
+        refused=DomainCsvError,
+        template="evidence/domain_import.html",
+        nav="domains",
+        done="domain_changes",
     )
 
 
 @admin_required
 @require_GET
 def domain_export(request: AuthenticatedHttpRequest) -> HttpResponse:
-    response = HttpResponse(domains_export(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="domains.csv"'
-    return response
+    return csv_download(domains_export(), "domains.csv")
 
 
 @admin_required

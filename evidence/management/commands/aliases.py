@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandParser
 
 from evidence import selectors
+from evidence.management.csvfile import read_csv, refused, write_export
 from evidence.models import EntityKind
 from evidence.services import AliasCsvError, aliases_export, aliases_import
 from evidence.services.aliases import CSV_HEADER
@@ -49,20 +48,11 @@ class Command(BaseCommand):
             self._list(kind=options.get("kind") or "", search=options["search"])
 
     def _import(self, path: str, *, dry_run: bool) -> None:
-        try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
-        except OSError as exc:
-            raise CommandError(f"cannot read {path}: {exc.strerror}") from exc
-        except UnicodeDecodeError as exc:
-            raise CommandError(f"{path} is not UTF-8 text") from exc
+        text = read_csv(path)
         try:
             result = aliases_import(text=text, dry_run=dry_run, via="command")
         except AliasCsvError as exc:
-            for problem in exc.problems:
-                self.stderr.write(f"{path}: {problem}")
-            raise CommandError(
-                f"{len(exc.problems)} bad line(s) in {path}; nothing was imported"
-            ) from exc
+            raise refused(self, path, exc.problems) from exc
         prefix = "would import" if dry_run else "imported"
         self.stdout.write(
             f"{prefix}: {result.created} created, {result.updated} updated,"
@@ -70,15 +60,7 @@ class Command(BaseCommand):
         )
 
     def _export(self, path: str) -> None:
-        text = aliases_export()
-        if path == "-":
-            self.stdout.write(text, ending="")
-            return
-        try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise CommandError(f"cannot write {path}: {exc.strerror}") from exc
-        self.stdout.write(f"exported {text.count(chr(10)) - 1} aliases to {path}")
+        write_export(self, aliases_export(), path, "aliases")
 
     def _list(self, *, kind: str, search: str) -> None:
         count = 0

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from evidence import selectors
 from evidence.domains import DomainCsvError, host_of, weigh_source
-from evidence.models import Domain, Tier
+from evidence.management.csvfile import read_csv, refused, write_export
+from evidence.models import Tier
 from evidence.services import domains_export, domains_import
 
 
@@ -53,44 +53,21 @@ class Command(BaseCommand):
             self._check(options["url"])
 
     def _import(self, path: str, *, dry_run: bool) -> None:
-        try:
-            text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8-sig")
-        except OSError as exc:
-            raise CommandError(f"cannot read {path}: {exc.strerror}") from exc
-        except UnicodeDecodeError as exc:
-            raise CommandError(f"{path} is not UTF-8 text") from exc
+        text = read_csv(path)
         try:
             created, updated = domains_import(text=text, dry_run=dry_run)
         except DomainCsvError as exc:
-            for problem in exc.problems:
-                self.stderr.write(f"{path}: {problem}")
-            raise CommandError(
-                f"{len(exc.problems)} bad line(s) in {path}; nothing was imported"
-            ) from exc
+            raise refused(self, path, exc.problems) from exc
         prefix = "would import" if dry_run else "imported"
         self.stdout.write(f"{prefix}: {created} created, {updated} updated")
 
     def _export(self, path: str) -> None:
-        text = domains_export()
-        if path == "-":
-            self.stdout.write(text, ending="")
-            return
-        try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as exc:
-            raise CommandError(f"cannot write {path}: {exc.strerror}") from exc
-        self.stdout.write(f"exported {text.count(chr(10)) - 1} domains to {path}")
+        write_export(self, domains_export(), path, "domains")
 
     def _list(self, *, tier: str | None, denied: bool, search: str | None) -> None:
-        domains = Domain.objects.order_by("name")
-        if tier:
-            domains = domains.filter(tier=tier)
-        if denied:
-            domains = domains.filter(denied=True)
-        if search:
-            domains = domains.filter(name__icontains=search) | domains.filter(
-                note__icontains=search
-            )
+        domains = selectors.domain_list(
+            search=search or "", tier=tier or "", denied=True if denied else None
+        )
         count = 0
         for domain in domains:
             weight = "" if domain.weight_override is None else f"{domain.weight_override:g}"
