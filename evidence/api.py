@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
+from django.db.models import QuerySet
 from ninja import Field, Query, Router, Schema
 from ninja.responses import Status
 
@@ -83,6 +84,11 @@ class DomainFilters(Schema):
     offset: Annotated[int, Field(ge=0, le=OFFSET_MAX)] = 0
 
 
+def _page(rows: QuerySet[Any], *, offset: int, limit: int) -> dict[str, Any]:
+    """One page of a list endpoint, with the count of all its rows."""
+    return {"count": rows.count(), "items": list(rows[offset : offset + limit])}
+
+
 @router.get(
     "/domains",
     response={200: DomainListOut, 403: ErrorOut},
@@ -93,9 +99,7 @@ def domains_list(request: AuthenticatedHttpRequest, filters: Query[DomainFilters
     domains = selectors.domain_list(
         search=filters.search or "", tier=filters.tier or "", denied=filters.denied
     )
-    count = domains.count()
-    items = list(domains[filters.offset : filters.offset + filters.limit])
-    return {"count": count, "items": items}
+    return _page(domains, offset=filters.offset, limit=filters.limit)
 
 
 @router.get(
@@ -199,9 +203,7 @@ class AliasFilters(Schema):
 def aliases_list(request: AuthenticatedHttpRequest, filters: Query[AliasFilters]) -> Any:
     require_admin(request.user)
     aliases = selectors.alias_list(search=filters.search or "", kind=filters.kind or "")
-    count = aliases.count()
-    items = list(aliases[filters.offset : filters.offset + filters.limit])
-    return {"count": count, "items": items}
+    return _page(aliases, offset=filters.offset, limit=filters.limit)
 
 
 @router.get(
