@@ -3,7 +3,6 @@ with respx at claimcheck.http's boundary), read, and stored as Evidence rows onc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, date, datetime
 
 import pytest
@@ -59,12 +58,6 @@ BUDGET_TEXT = (
 @pytest.fixture(autouse=True)
 def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
     install_fake_dns(monkeypatch)
-
-
-@pytest.fixture
-def web() -> Iterator[respx.MockRouter]:
-    with respx.mock(assert_all_called=False) as router:
-        yield router
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ apart; a different publisher's copy stays syndication's business."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -42,12 +41,6 @@ def _story(vote: str = VOTE, title: str = "Senate approves the budget") -> str:
 @pytest.fixture(autouse=True)
 def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
     install_fake_dns(monkeypatch)
-
-
-@pytest.fixture
-def web() -> Iterator[respx.MockRouter]:
-    with respx.mock(assert_all_called=False) as router:
-        yield router
 
 
 @pytest.fixture

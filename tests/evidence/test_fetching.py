@@ -58,12 +58,6 @@ def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(reading, "RETRY_DELAY_S", 0)
 
 
-@pytest.fixture
-def web() -> Iterator[respx.MockRouter]:
-    with respx.mock(assert_all_called=False) as router:
-        yield router
-
-
 # --- a page that works --------------------------------------------------------------------------
 
 
