@@ -241,14 +241,20 @@ def collect_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
                     continue  # dead, refused, unreadable or a hub: not even a lead
                 rows = _snippet_rows(claim, attempt, url, lead, page, context)
             result.extend(Evidence.objects.bulk_create(rows))
-    syndication_mark(claim=claim)
     return _with_marks(claim, result)
 
 
-def _with_marks(claim: Claim, rows: list[Evidence]) -> list[Evidence]:
-    """Mark the copies of one statement among the claim's rows (`duplicates_mark`), and show
-    the marks on the rows in hand."""
+def _mark_copies(claim: Claim) -> None:
+    """Mark the claim's rows that reprint another publisher's story, then the copies of one
+    statement among them: which row is a statement's best copy depends on its publisher."""
+    syndication_mark(claim=claim)
     duplicates_mark(claim=claim)
+
+
+def _with_marks(claim: Claim, rows: list[Evidence]) -> list[Evidence]:
+    """Mark the claim's reprints and copies (`_mark_copies`), and show the copy marks on the
+    rows in hand."""
+    _mark_copies(claim)
     marks = dict(
         Evidence.objects.filter(pk__in=[row.pk for row in rows]).values_list("pk", "duplicate_of")
     )
@@ -446,8 +452,7 @@ def snippet_verify(
             )
     # A snippet found on its page is read with it: it may reprint a wire story, and it may
     # now be the better copy of its statement (or, failed, the worse).
-    syndication_mark(claim=claim)
-    duplicates_mark(claim=claim)
+    _mark_copies(claim)
     return checks
 
 
