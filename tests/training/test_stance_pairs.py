@@ -52,7 +52,7 @@ def test_a_distractor_is_another_claims_evidence_on_the_same_side_of_the_split(
     assert {(p.label, p.source, p.kind) for p in made} == {
         (pairs.NEUTRAL, "distractors", "covid-fact")
     }
-    assert {p.split for p in made} == {pairs.TRAIN, pairs.HELD_OUT}
+    assert {p.split for p in made} == {pairs.TRAIN, pairs.CALIBRATION, pairs.HELD_OUT}
     for pair in made:
         claimed_by = owners[pair.evidence]
         # Not its own evidence, nor the evidence it shares with its counter-claim.
@@ -61,11 +61,27 @@ def test_a_distractor_is_another_claims_evidence_on_the_same_side_of_the_split(
     assert made == pairs.distractors(tmp_path)  # the same pairs on every run
 
 
-def test_distractors_are_measured_but_not_trained_on_by_default(tmp_path: Path) -> None:
+def test_every_set_trains_and_the_open_variant_leaves_out_sets_without_open_terms(
+    tmp_path: Path,
+) -> None:
     _covid_fact(tmp_path)
 
-    measured = pairs.load(tmp_path)
     trained = pairs.load(tmp_path, pairs.TRAINED)
+    open_only = pairs.load(tmp_path, pairs.OPEN)
 
-    assert {p.source for p in measured} == {"covid-fact", "distractors"}
-    assert {p.source for p in trained} == {"covid-fact"}
+    assert {p.source for p in trained} == {"covid-fact", "distractors"}
+    assert open_only == []  # COVID-Fact states no licence
+    assert "anli" not in pairs.OPEN and "sick" not in pairs.OPEN
+
+
+def test_a_key_held_out_stays_held_out_and_calibration_comes_from_the_training_side() -> None:
+    keys = [f"claim number {n}" for n in range(4000)]
+
+    sides = {key: pairs.split_of(key, 0.25) for key in keys}
+
+    assert {key for key, side in sides.items() if side == pairs.HELD_OUT} == {
+        key for key in keys if pairs.held_out(key, 0.25)
+    }
+    calibration = sum(side == pairs.CALIBRATION for side in sides.values())
+    assert 0.06 * len(keys) < calibration < 0.09 * len(keys)  # 10% of the other 75%
+    assert sides == {key: pairs.split_of(key, 0.25) for key in keys}  # the same on every run

@@ -1,53 +1,40 @@
 """(claim, evidence, label) pairs for the stance model, read from `../shared/eval` at run time.
 
-Every set is split by claim with a stable hash, so a claim's pairs are all in training or all
-held out, and the benchmark scores exactly the pairs training never saw. Nothing here imports a
-training library: `bench/stance_bench.py` uses the same splits with the runtime only. DATA_CARD.md
-says where each set comes from, its licence and how its pairs are made.
+Every set is split by claim with a stable hash (`records.py`), so a claim's pairs are all in one
+of training, calibration or held out, and the benchmark scores exactly the pairs training never
+saw. Nothing here imports a training library: `bench/stance_bench.py` uses the same splits with
+the runtime only. DATA_CARD.md says where each set comes from, its licence and how its pairs are
+made; this module holds the fact-checking sets and the registry, `inference.py` the general
+inference sets and `news.py` FNC-1.
 """
 
 from __future__ import annotations
 
 import csv
-import hashlib
-import json
 import random
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 
-SUPPORT, REFUTE, NEUTRAL = "support", "refute", "neutral"
-LABELS = (SUPPORT, REFUTE, NEUTRAL)
-TRAIN, HELD_OUT = "train", "held_out"
+from training.stance import inference, news
+from training.stance.records import (
+    CALIBRATION,
+    HELD_OUT,
+    LABELS,
+    NEUTRAL,
+    REFUTE,
+    SUPPORT,
+    TRAIN,
+    Pair,
+    held_out,
+    jsonl,
+    not_held,
+    split_of,
+)
 
-
-@dataclass(frozen=True)
-class Pair:
-    claim: str
-    evidence: str
-    label: str
-    source: str
-    split: str
-    # Finer grouping inside a source, reported apart ("real" / "counter" for COVID-Fact).
-    kind: str = ""
-
-
-def held_out(key: str, share: float) -> bool:
-    """True for about `share` of keys, the same keys on every machine and run."""
-    digest = hashlib.sha256(key.strip().lower().encode()).digest()
-    return int.from_bytes(digest[:4], "big") / 2**32 < share
-
-
-def _split(key: str, share: float = 0.25) -> str:
-    return HELD_OUT if held_out(key, share) else TRAIN
-
-
-def _jsonl(path: Path) -> Iterator[dict]:
-    with path.open(encoding="utf-8") as lines:
-        for line in lines:
-            if line.strip():
-                yield json.loads(line)
+__all__ = ["CALIBRATION", "HELD_OUT", "LABELS", "NEUTRAL", "REFUTE", "SUPPORT", "TRAIN", "Pair"]
+_split = split_of
+_jsonl = jsonl
 
 
 _CLIMATE = {"SUPPORTS": SUPPORT, "REFUTES": REFUTE, "NOT_ENOUGH_INFO": NEUTRAL}
@@ -62,7 +49,7 @@ def climate_fever(root: Path) -> list[Pair]:
     """Per-sentence labels."""
     pairs = []
     for index, item in enumerate(_jsonl(root / "climate-fever" / "climate-fever.jsonl")):
-        split = HELD_OUT if climate_fever_held_out(index) else TRAIN
+        split = HELD_OUT if climate_fever_held_out(index) else not_held(item["claim"])
         for evidence in item["evidences"]:
             label = _CLIMATE.get(evidence["evidence_label"])
             if label:
@@ -87,13 +74,14 @@ def covid_fact(root: Path) -> list[Pair]:
         if not evidence:
             continue
         real = item["label"] == "SUPPORTED"
+        key = item.get("gold_source") or evidence
         pairs.append(
             Pair(
                 item["claim"],
                 evidence,
                 SUPPORT if real else REFUTE,
                 "covid-fact",
-                HELD_OUT if covid_fact_held_out(item) else TRAIN,
+                HELD_OUT if covid_fact_held_out(item) else not_held(key),
                 "real" if real else "counter",
             )
         )
@@ -122,43 +110,66 @@ def sick(root: Path) -> list[Pair]:
     """Sentence B as the claim, sentence A as the evidence; the trial file is held out."""
     pairs = []
     folder = root / "nli" / "sick"
-    for name, split in (
-        ("SICK_train.txt", TRAIN),
-        ("SICK_test_annotated.txt", TRAIN),
-        ("SICK_trial.txt", HELD_OUT),
+    for name, held in (
+        ("SICK_train.txt", False),
+        ("SICK_test_annotated.txt", False),
+        ("SICK_trial.txt", True),
     ):
         with (folder / name).open(encoding="utf-8") as rows:
             for row in csv.DictReader(rows, delimiter="\t"):
                 label = _SICK.get(row["entailment_judgment"])
                 if label:
+                    split = HELD_OUT if held else not_held(row["sentence_A"])
                     pairs.append(Pair(row["sentence_B"], row["sentence_A"], label, "sick", split))
     return pairs
 
 
-def wice(root: Path) -> list[Pair]:
-    """A supported claim against its supporting sentences (support) and against sentences of
-    the cited page that no annotator chose (neutral); an unsupported claim against its page's
-    sentences (neutral). Partly supported claims are left out: their sentences back only part."""
+def _wice_items(root: Path) -> list[dict]:
+    return list(_jsonl(root / "nli" / "wice" / "claim_dev.jsonl"))
+
+
+def wice_page(item: dict) -> tuple[list[str], set[int]]:
+    """A WiCE claim's cited page as sentences (its metadata lines left out) and the indices,
+    in that list, of the sentences annotators chose as backing the claim or part of it."""
+    offset = sum(1 for s in item["evidence"] if s.startswith("(meta data)"))
+    sentences = item["evidence"][offset:]
+    chosen = {i - offset for group in item["supporting_sentences"] for i in group if i >= offset}
+    return sentences, {i for i in chosen if i < len(sentences)}
+
+
+def wice_split(item: dict) -> str:
+    return _split(item["claim"])
+
+
+def wice(root: Path, neutrals: int = 4) -> list[Pair]:
+    """Finding what backs a claim on a long real page. A claim against each sentence annotators
+    chose as backing it, alone and joined with the rest of its group (support; `partial` when it
+    backs only part of the claim), and against sentences nobody chose (neutral): half of them
+    the page's sentences that share the most words with the claim, since those are the ones a
+    reader must learn to tell apart, half drawn at random."""
     pairs = []
     rng = random.Random(13)
-    for item in _jsonl(root / "nli" / "wice" / "claim_dev.jsonl"):
-        sentences = [s for s in item["evidence"] if not s.startswith("(meta data)")]
+    for item in _wice_items(root):
+        claim = item["claim"]
+        split = wice_split(item)
+        sentences, chosen = wice_page(item)
+        kind = "partial" if item["label"] == "partially_supported" else ""
+        for index in sorted(chosen):
+            pairs.append(Pair(claim, sentences[index], SUPPORT, "wice", split, kind or "sentence"))
         offset = len(item["evidence"]) - len(sentences)
-        split = _split(item["claim"])
-        chosen = {i for group in item["supporting_sentences"] for i in group}
-        others = [
-            s
-            for i, s in enumerate(item["evidence"])
-            if i >= offset and i not in chosen and len(s.split()) >= 6
-        ]
-        if item["label"] == "supported":
-            for group in item["supporting_sentences"][:2]:
-                text = " ".join(item["evidence"][i] for i in group if i < len(item["evidence"]))
-                if text:
-                    pairs.append(Pair(item["claim"], text, SUPPORT, "wice", split))
-        if item["label"] in ("supported", "not_supported"):
-            for sentence in rng.sample(others, min(2, len(others))):
-                pairs.append(Pair(item["claim"], sentence, NEUTRAL, "wice", split))
+        for group in item["supporting_sentences"][:2]:
+            members = [i - offset for i in group if 0 <= i - offset < len(sentences)]
+            if len(members) > 1:
+                text = " ".join(sentences[i] for i in members)
+                pairs.append(Pair(claim, text, SUPPORT, "wice", split, kind or "group"))
+        others = [i for i, s in enumerate(sentences) if i not in chosen and len(s.split()) >= 6]
+        words = _words(claim)
+        closest = sorted(others, key=lambda i: -len(words & _words(sentences[i])))
+        picked = closest[: neutrals // 2]
+        rest = [i for i in others if i not in picked]
+        picked += rng.sample(rest, min(neutrals - len(picked), len(rest)))
+        for index in picked:
+            pairs.append(Pair(claim, sentences[index], NEUTRAL, "wice", split, "unchosen"))
     return pairs
 
 
@@ -319,7 +330,11 @@ def distractors(
             rows = SETS[name](root)
         except FileNotFoundError:
             continue
-        for split, cap in ((TRAIN, per_source), (HELD_OUT, held_per_source)):
+        for split, cap in (
+            (TRAIN, per_source),
+            (CALIBRATION, held_per_source),
+            (HELD_OUT, held_per_source),
+        ):
             evidence: dict[str, list[str]] = {}
             for row in rows:
                 if row.split == split:
@@ -352,13 +367,22 @@ SETS: dict[str, Callable[[Path], list[Pair]]] = {
     "liar-plus": liar_plus,
     "contrastive": contrastive,
     "distractors": distractors,
+    "fnc-1": news.fnc1,
+    "mnli": inference.mnli,
+    "snli": inference.snli,
+    "anli": inference.anli,
+    "rte": inference.rte,
+    "sufficient-facts": inference.sufficient_facts,
+    "perspectrum": inference.perspectrum,
 }
 
-
-# What the shipped model was trained on (`python -m training.stance.train` by default). The
-# distractor pairs are only measured (bench/stance_bench.py reads every set): a model trained on
-# them too read them far better but counted its surest readings less often right (DATA_CARD.md).
-TRAINED = tuple(name for name in SETS if name != "distractors")
+# What the shipped model is trained on (`python -m training.stance.train` by default): every set.
+TRAINED = tuple(SETS)
+# The sets whose terms are open (DATA_CARD.md): `train --open` trains on these alone. ANLI is
+# non-commercial, SICK BY-NC-SA, and the others state no licence or keep their publishers' text.
+OPEN = ("mnli", "snli", "perspectrum", "wice", "liar-plus")
+# The sets of real claims and real evidence, where the precision of counted readings is judged.
+REAL_TEXT = ("climate-fever", "healthver", "liar-plus", "fnc-1", "wice")
 
 
 def load(root: Path, names: tuple[str, ...] = tuple(SETS)) -> list[Pair]:

@@ -1,0 +1,76 @@
+"""How the training sets are mixed: a cap on each set's (or label's) pairs, and a weight on each
+pair's loss. Pairs over a cap are drawn at random with the run's seed; everything else trains.
+
+The reasons, set by set:
+- FNC-1's `unrelated` pairs are easy topic mismatches and its `discuss` pairs many: both are
+  drawn down. `disagree`, the rarest label and the one the pipeline most needs right, weighs 2.
+- SNLI and SICK are short captions, easy once learnt: capped so they teach negation without
+  teaching that every text is a caption.
+- Perspectrum is opinion, not evidence: capped.
+- COVID-Fact has about two machine-made counter-claims per real claim; unbalanced they teach
+  that a COVID-19 claim is refuted, so as many counter-claims as real claims train.
+- The real claims against real evidence (HealthVer, Climate-FEVER, LIAR-PLUS, WiCE) are few and
+  closest to what the pipeline reads: they weigh more.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from training.stance.records import REFUTE, SUPPORT, TRAIN, Pair
+
+# (source, kind or "") -> the most pairs that train; a source's "" cap covers all its kinds.
+CAPS: dict[tuple[str, str], int] = {
+    ("fnc-1", "unrelated"): 3000,
+    ("fnc-1", "discuss"): 3500,
+    ("snli", ""): 3500,
+    ("sick", ""): 2000,
+    ("perspectrum", ""): 3000,
+    ("mnli", ""): 6000,
+    ("anli", ""): 4000,
+}
+# (source, kind or "") -> the weight of each pair's loss; 1 when not named.
+WEIGHTS: dict[tuple[str, str], float] = {
+    ("fnc-1", "disagree"): 2.0,
+    ("healthver", ""): 2.0,
+    ("climate-fever", ""): 1.5,
+    ("liar-plus", ""): 1.5,
+    ("wice", ""): 1.5,
+}
+
+
+def weight_of(pair: Pair) -> float:
+    return WEIGHTS.get((pair.source, pair.kind), WEIGHTS.get((pair.source, ""), 1.0))
+
+
+def training_mix(pairs: list[Pair], seed: int) -> list[Pair]:
+    """The training side of `pairs`, capped as CAPS says and in a fixed random order."""
+    rng = random.Random(seed)
+    train = [p for p in pairs if p.split == TRAIN]
+    groups: dict[tuple[str, str], list[Pair]] = {}
+    for pair in train:
+        if (pair.source, pair.kind) in CAPS:
+            key = (pair.source, pair.kind)
+        elif (pair.source, "") in CAPS:
+            key = (pair.source, "")
+        else:
+            key = (pair.source, "*")
+        groups.setdefault(key, []).append(pair)
+    mixed: list[Pair] = []
+    for key in sorted(groups):
+        rows = groups[key]
+        if key[0] == "covid-fact":
+            real = [p for p in rows if p.label == SUPPORT]
+            counter = [p for p in rows if p.label == REFUTE]
+            mixed += real + rng.sample(counter, min(len(real), len(counter)))
+        elif key in CAPS:
+            mixed += rng.sample(rows, min(CAPS[key], len(rows)))
+        else:
+            mixed += rows
+    rng.shuffle(mixed)
+    return mixed
+
+
+def describe(mixed: list[Pair]) -> dict[str, int]:
+    return dict(sorted(Counter(p.source for p in mixed).items()))
