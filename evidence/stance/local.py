@@ -234,7 +234,7 @@ def _from_model(
     return Judgement(
         stance,
         round(sure, 4),
-        model_confidence(sure, stance),
+        model_confidence(sure, stance, model_bars()),
         relevance,
         when,
         source,
@@ -244,20 +244,29 @@ def _from_model(
 
 
 # How sure the model must be of a reading for it to count toward a verdict (medium) and to be
-# high confidence, set from how often its held-out readings are right at each probability
-# (bench/stance_bench.py, "calibration by class"). Its supports at 0.9 or more are right 82% of
-# the time over the held-out sets (73% on the real-text ones: Climate-FEVER, HealthVer,
-# LIAR-PLUS); its refutations at 0.9 or more only 71% on real text, at 0.95 or more 97% (13
-# of 13 on real text).
-MODEL_MEDIUM = {Stance.SUPPORT: 0.9, Stance.REFUTE: 0.95}
+# high confidence. A model whose card carries bars (chosen on its calibration split: the lowest
+# calibrated probability at which its readings on real text were right at least 85% of the time
+# for supports, 90% for refutations) uses those; these are the bars of a card without them.
+MODEL_MEDIUM: dict[str, float] = {Stance.SUPPORT: 0.9, Stance.REFUTE: 0.95}
 MODEL_HIGH = 0.95
 # A support the model leans to (at least this sure) that the lexical scorer also reads as a
 # high-confidence support: two readers that fail in different ways agreeing.
 MODEL_AGREE = 0.5
 
 
-def model_confidence(probability: float, stance: str = Stance.SUPPORT) -> str:
-    medium = MODEL_MEDIUM[Stance(stance)]
+def model_bars() -> dict[str, float]:
+    """The counting bar of each label: the loaded model's own, else MODEL_MEDIUM."""
+    model = stance_model.get()
+    bars: dict[str, float] = dict(MODEL_MEDIUM)
+    if model is not None and model.bars:
+        bars.update({Stance(label): float(bar) for label, bar in model.bars.items()})
+    return bars
+
+
+def model_confidence(
+    probability: float, stance: str = Stance.SUPPORT, bars: dict[str, float] | None = None
+) -> str:
+    medium = (bars or MODEL_MEDIUM)[Stance(stance)]
     if probability >= max(MODEL_HIGH, medium):
         return Confidence.HIGH
     if probability >= medium:

@@ -2,10 +2,13 @@
 neither, with a probability for each.
 
 It is all-MiniLM-L6-v2 fine-tuned on claim-evidence pairs (`training/stance/`, DATA_CARD.md there)
-and exported to ONNX, int8. The model and its tokenizer ship in `evidence/stance/model/`; nothing
-is downloaded. It loads once per process, on first use, and reads in batches. When the files are
-missing or do not load, `get()` logs a warning once and answers None, and the caller falls back
-to the lexical scorer.
+and exported to ONNX, int8. Its probabilities are calibrated by class: the card (`stance.json`)
+holds a scale and a bias per label, fitted on a calibration split no reported figure is measured
+on, and the bars at which the pipeline counts a support or a refutation, chosen on that split.
+The model and its tokenizer ship in `evidence/stance/model/`; nothing is downloaded. It loads
+once per process, on first use, and reads in batches. When the files are missing or do not
+load, `get()` logs a warning once and answers None, and the caller falls back to the lexical
+scorer.
 """
 
 from __future__ import annotations
@@ -50,6 +53,11 @@ class StanceModel:
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_length=self.max_length, strategy="longest_first")
         self.tokenizer.no_padding()
+        calibration = card.get("calibration") or {}
+        self.scale = np.asarray(calibration.get("scale", [1.0] * len(self.labels)), np.float32)
+        self.bias = np.asarray(calibration.get("bias", [0.0] * len(self.labels)), np.float32)
+        # How sure a reading of each label must be to count toward a verdict; None: the defaults.
+        self.bars: dict[str, float] | None = card.get("bars")
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -57,6 +65,7 @@ class StanceModel:
         self.session = onnxruntime.InferenceSession(
             str(folder / "stance.onnx"), options, providers=["CPUExecutionProvider"]
         )
+        self.inputs = {i.name for i in self.session.get_inputs()}
 
     def read(self, claim: str, sentences: list[str]) -> list[Reading]:
         """One reading per sentence, in order."""
@@ -68,7 +77,7 @@ class StanceModel:
         probabilities = np.zeros((len(sentences), len(self.labels)), dtype=np.float32)
         for start in range(0, len(order), _BATCH):
             rows = order[start : start + _BATCH]
-            logits = self._logits([encodings[i] for i in rows])
+            logits = self._logits([encodings[i] for i in rows]) * self.scale + self.bias
             shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
             probabilities[rows] = shifted / shifted.sum(axis=1, keepdims=True)
         readings = []
@@ -95,9 +104,8 @@ class StanceModel:
             ids[row, :length] = encoding.ids
             types[row, :length] = encoding.type_ids
             mask[row, :length] = 1
-        (logits,) = self.session.run(
-            None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
-        )
+        feed = {"input_ids": ids, "attention_mask": mask, "token_type_ids": types}
+        (logits,) = self.session.run(None, {k: v for k, v in feed.items() if k in self.inputs})
         return np.asarray(logits, dtype=np.float32)
 
 

@@ -3,6 +3,7 @@ it, batching, loading once, and the lexical fallback when the model is missing o
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 from datetime import UTC, date, datetime
@@ -22,7 +23,7 @@ from evidence.stance import (
     model_confidence,
 )
 from evidence.stance import model as stance_model
-from evidence.stance.local import _better, _combined
+from evidence.stance.local import _better, _combined, model_bars
 from evidence.stance.scorer import Judgement
 
 SHIPPED = Path(__file__).resolve().parents[2] / "evidence" / "stance" / "model"
@@ -261,3 +262,31 @@ def test_a_broken_model_falls_back_to_the_lexical_scorer_with_a_warning(
     assert finding.method == Method.RERANK
     assert "failed to load" in caplog.text
     assert stance_model.get() is None  # tried once, not on every page
+
+
+def test_the_cards_calibration_and_bars_are_what_a_reading_is_counted_by(
+    settings: Any, tmp_path: Path
+) -> None:
+    """The probabilities the pipeline sees are the card's calibrated ones, and a reading counts
+    from the bar the card chose on its calibration split."""
+    sentence = "On 12 March 2024 the city council voted to approve the new library budget."
+    raw = stance_model.get()
+    assert raw is not None
+    [before] = raw.read(CLAIM.text, [sentence])
+    for name in ("stance.onnx", "tokenizer.json"):
+        shutil.copy(SHIPPED / name, tmp_path / name)
+    card = json.loads((SHIPPED / "stance.json").read_text())
+    # A calibration that halves every logit and favours neither, and bars of its own.
+    card["calibration"] = {"scale": [0.5, 0.5, 0.5], "bias": [0.0, 0.0, 3.0]}
+    card["bars"] = {"support": 0.6, "refute": 0.7}
+    (tmp_path / "stance.json").write_text(json.dumps(card))
+    settings.STANCE_MODEL_DIR = str(tmp_path)
+    stance_model.forget()
+
+    [after] = stance_model.get().read(CLAIM.text, [sentence])  # type: ignore[union-attr]
+
+    assert after.probabilities["neutral"] > before.probabilities["neutral"]
+    assert after.probabilities["support"] < before.probabilities["support"]
+    assert model_bars() == {Stance.SUPPORT: 0.6, Stance.REFUTE: 0.7}
+    assert model_confidence(0.65, Stance.SUPPORT, model_bars()) == Confidence.MEDIUM
+    assert model_confidence(0.65, Stance.REFUTE, model_bars()) == Confidence.LOW
