@@ -154,7 +154,7 @@ def _model(rows: list[data.Pair]) -> tuple[list, list, dict[str, float]] | None:
 
 # Sets of sentences written by people about real claims (not captions, not machine-made edits):
 # the model's confidence levels are set from how often it is right on these.
-REAL_TEXT = ("climate-fever", "healthver", "liar-plus")
+REAL_TEXT = data.REAL_TEXT
 _GROUPS = {
     "real text": lambda row: row.source in REAL_TEXT,
     "all but COVID-Fact swaps": lambda row: row.source != "covid-fact",
@@ -213,6 +213,55 @@ def _by_confidence(rows: list[data.Pair], judged: list) -> dict[str, dict[str, d
             }
             for name, indices in buckets.items()
         }  # fmt: skip
+    return out
+
+
+def _support_f1(gold: list[bool], predicted: list[bool]) -> dict[str, float]:
+    tp = sum(1 for g, p in zip(gold, predicted, strict=True) if g and p)
+    fp = sum(1 for g, p in zip(gold, predicted, strict=True) if p and not g)
+    fn = sum(1 for g, p in zip(gold, predicted, strict=True) if g and not p)
+    return {
+        "support_f1": round(2 * tp / (2 * tp + fp + fn), 4) if tp else 0.0,
+        "precision": round(tp / (tp + fp), 4) if tp + fp else 0.0,
+        "recall": round(tp / (tp + fn), 4) if tp + fn else 0.0,
+        "read_as_support": tp + fp,
+        "backing": tp + fn,
+    }
+
+
+def _wice_sentences(limit: int | None) -> dict[str, dict[str, float]] | None:
+    """Finding what backs a claim on a long real page: each held-out WiCE claim against every
+    sentence of its cited page, one at a time; a sentence backs the claim when annotators chose
+    it (for all or part of the claim). Support F1 of the model, the pipeline reader, and the
+    reader's readings that count toward a verdict."""
+    from evidence.stance import ClaimContext, judge_sentences
+    from evidence.stance import model as stance_model
+
+    model = stance_model.get()
+    try:
+        items = data._wice_items(EVAL)
+    except FileNotFoundError:
+        return None
+    gold: list[bool] = []
+    read: list[bool] = []
+    reader: list[bool] = []
+    counted: list[bool] = []
+    for item in items[: limit or None]:
+        if data.wice_split(item) != data.HELD_OUT:
+            continue
+        sentences, chosen = data.wice_page(item)
+        if not sentences:
+            continue
+        gold += [i in chosen for i in range(len(sentences))]
+        if model is not None:
+            read += [r.stance == data.SUPPORT for r in model.read(item["claim"], sentences)]
+        judged = judge_sentences(ClaimContext(text=item["claim"]), sentences)
+        reader += [j.stance == data.SUPPORT for j in judged]
+        counted += [j.stance == data.SUPPORT and j.confidence != "low" for j in judged]
+    out = {"pipeline reader": _support_f1(gold, reader), "counted": _support_f1(gold, counted)}
+    if read:
+        out["model alone"] = _support_f1(gold, read)
+    out["sentences"] = {"n": len(gold)}
     return out
 
 
@@ -293,6 +342,10 @@ def main() -> int:
                     for line in lines
                 )
                 print(f"  {group:25s} {stance:8s} {shown}")
+        wice = _wice_sentences(None)
+        if wice is not None:
+            report["wice_sentences"] = wice
+            _print_sets("WiCE held-out pages, every sentence: does it back the claim?", wice)
         print("\n pipeline reader by confidence (decided readings: how many, share right)")
         for group, levels in report["reader_by_confidence"].items():
             shown = "  ".join(
