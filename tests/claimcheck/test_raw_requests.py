@@ -1,0 +1,115 @@
+"""Big bodies and chunked bodies, replayed against the real WSGI entry point from raw environs
+(Django's own request parsing, no test client): each bad one is refused with a clear 4xx in the
+API's shape and writes nothing, and a chunked body is read."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.db.models import Max
+from django_q.models import OrmQ
+
+from claimcheck.models import Claim
+from decisions.models import Override
+from evidence.models import Domain, DomainChange, EntityAlias
+from harvester.models import SearchRun
+from tests.rawwsgi import RawResponse, wsgi_request
+
+pytestmark = pytest.mark.django_db
+
+TEN_MB = b'{"text": "The bridge opened to traffic", "source_channel": "' + b"x" * 10_000_000 + b'"}'
+CLAIM = "The bridge over the Karsfeld river opened to traffic in June 2024"
+
+
+def written() -> tuple[Any, ...]:
+    """What any of these requests could have written: row counts and the last changes."""
+    counts = tuple(
+        model.objects.count()
+        for model in (Claim, Override, SearchRun, Domain, DomainChange, EntityAlias, OrmQ)
+    )
+    last = (
+        Domain.objects.aggregate(Max("updated_at")),
+        EntityAlias.objects.aggregate(Max("updated_at")),
+    )
+    return counts + last
+
+
+def send(
+    token: str,
+    method: str,
+    path: str,
+    body: bytes | Any,
+    *,
+    content_type: str | None = "application/json",
+    chunked: bool = False,
+) -> RawResponse:
+    raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+    headers = {"Authorization": f"Bearer {token}"}
+    if content_type is not None:
+        headers["Content-Type"] = content_type
+    return wsgi_request(method, path, body=raw, headers=headers, chunked=chunked)
+
+
+def refused(response: RawResponse, status: int) -> Any:
+    """The API's error shape with this status; answers its details."""
+    assert response.status == status, response.body[:500]
+    body = response.json()
+    assert set(body) == {"error", "details"}
+    assert body["details"]
+    return body["details"]
+
+
+def fields(response: RawResponse) -> list[str]:
+    return [item["field"] for item in refused(response, 422)]
+
+
+# --- big bodies ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content_type", ["text/plain", None, "multipart/form-data; boundary=xx", "application/json"]
+)
+@pytest.mark.parametrize("path", ["/api/claims", "/api/domains"])
+def test_a_ten_megabyte_body_answers_413_whatever_its_type(
+    admin_api_token: str, content_type: str | None, path: str
+) -> None:
+    before = written()
+    response = send(admin_api_token, "POST", path, TEN_MB, content_type=content_type)
+    details = refused(response, 413)
+    assert response.json()["error"] == "request too large"
+    assert "at most 2621440 bytes" in details
+    assert written() == before
+
+
+def test_a_ten_megabyte_body_sent_in_chunks_answers_413(api_token: str) -> None:
+    before = written()
+    refused(send(api_token, "POST", "/api/claims", TEN_MB, chunked=True), 413)
+    assert written() == before
+
+
+# --- chunked bodies ------------------------------------------------------------------------------
+
+
+def test_a_claim_sent_in_chunks_is_read_and_queued(api_token: str) -> None:
+    response = send(
+        api_token, "POST", "/api/claims", {"text": CLAIM, "source_channel": "@desk"}, chunked=True
+    )
+    assert response.status == 202, response.body
+    claim = Claim.objects.get(pk=response.json()["ids"][0])
+    assert (claim.text, claim.source_channel) == (CLAIM, "@desk")
+
+
+def test_a_chunked_body_the_server_cannot_read_answers_411(api_token: str) -> None:
+    before = written()
+    response = wsgi_request(
+        "POST",
+        "/api/claims",
+        body=json.dumps({"text": CLAIM}).encode(),
+        headers={"Authorization": f"Bearer {api_token}", "Content-Type": "application/json"},
+        chunked=True,
+        input_terminated=False,
+    )
+    assert "Content-Length" in refused(response, 411)
+    assert written() == before
