@@ -1,6 +1,6 @@
 """The requests that once answered 500 on the live server, sent to a real gunicorn on loopback:
-big bodies of every type answer 413, a chunked body is read, and nothing is written by any
-refused request."""
+big bodies of every type answer 413, a chunked body is read, bad text answers 422 naming the
+field, and nothing is written by any refused request."""
 
 from __future__ import annotations
 
@@ -109,4 +109,26 @@ def test_a_ten_megabyte_body_sent_in_chunks_answers_413(server: str, admin_token
     before = written()
     response = post(server, admin_token, "/api/claims", _in_chunks(TEN_MB, 65_536))
     assert_refused(response, 413)
+    assert written() == before
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        (
+            "/api/claims",
+            b'{"text": "' + CLAIM.encode() + b'", "source_channel": "\\ud800"}',
+            "source_channel",
+        ),
+        ("/api/search-runs", b'{"query": "battery \\ud800"}', "query"),
+        ("/api/claims", b'{"text": "' + CLAIM.encode() + b'\\u0000"}', "text"),
+    ],
+    ids=["surrogate in a claim", "surrogate in a search", "NUL as text/plain"],
+)
+def test_bad_text_answers_422_naming_the_field(
+    server: str, admin_token: str, path: str, body: bytes, field: str
+) -> None:
+    before = written()
+    response = post(server, admin_token, path, body, **{"Content-Type": "text/plain"})
+    assert [d["field"] for d in assert_refused(response, 422)] == [field]
     assert written() == before

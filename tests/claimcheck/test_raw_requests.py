@@ -1,6 +1,6 @@
-"""Big bodies and chunked bodies, replayed against the real WSGI entry point from raw environs
-(Django's own request parsing, no test client): each bad one is refused with a clear 4xx in the
-API's shape and writes nothing, and a chunked body is read."""
+"""Bad bytes, big bodies and chunked bodies, replayed against the real WSGI entry point from raw
+environs (Django's own request parsing, no test client): each bad one is refused with a clear
+4xx in the API's shape and writes nothing, and a chunked body is read."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from claimcheck.models import Claim
 from decisions.models import Override
 from evidence.models import Domain, DomainChange, EntityAlias
 from harvester.models import SearchRun
+from tests.factories import DecidedClaimFactory, VerdictFactory
 from tests.rawwsgi import RawResponse, wsgi_request
 
 pytestmark = pytest.mark.django_db
@@ -112,4 +113,70 @@ def test_a_chunked_body_the_server_cannot_read_answers_411(api_token: str) -> No
         input_terminated=False,
     )
     assert "Content-Length" in refused(response, 411)
+    assert written() == before
+
+
+# --- text no field can store ---------------------------------------------------------------------
+
+SURROGATE = b'"\\ud800"'
+
+
+def _claim_with(channel: bytes) -> bytes:
+    return b'{"text": "' + CLAIM.encode() + b'", "source_channel": ' + channel + b"}"
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        (_claim_with(SURROGATE), "source_channel"),
+        (
+            b"[" + _claim_with(b'"@desk"') + b", " + _claim_with(SURROGATE) + b"]",
+            "1.source_channel",
+        ),
+        # The same surrogate as raw bytes, and a byte that is not UTF-8 at all.
+        (_claim_with(b'"\xed\xa0\x80"'), "source_channel"),
+        (_claim_with(b'"@desk \xff"'), "source_channel"),
+    ],
+)
+def test_a_lone_surrogate_in_a_claim_answers_422_naming_the_field(
+    api_token: str, body: bytes, field: str
+) -> None:
+    before = written()
+    response = send(api_token, "POST", "/api/claims", body)
+    assert fields(response) == [field]
+    assert "Unicode" in response.json()["details"][0]["message"]
+    assert written() == before
+
+
+def test_a_lone_surrogate_in_an_override_reason_answers_422(api_token: str) -> None:
+    claim = DecidedClaimFactory.create()
+    VerdictFactory.create(claim=claim, outcome="true")
+    before = written()
+    body = b'{"outcome": "false", "reason": "see \\udfff"}'
+    response = send(api_token, "POST", f"/api/claims/{claim.pk}/override", body)
+    assert fields(response) == ["reason"]
+    assert written() == before
+
+
+def test_a_lone_surrogate_in_a_search_query_answers_422(api_token: str) -> None:
+    before = written()
+    response = send(api_token, "POST", "/api/search-runs", b'{"query": "battery \\ud800"}')
+    assert fields(response) == ["query"]
+    assert written() == before
+
+
+def test_a_lone_surrogate_in_a_field_name_is_named_escaped(api_token: str) -> None:
+    response = send(api_token, "POST", "/api/claims", b'{"text": "a", "\\ud800": 1}')
+    assert fields(response) == ["\\ud800"]
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", None, "application/x-www-form-urlencoded"])
+def test_a_nul_in_json_answers_422_whatever_the_content_type(
+    api_token: str, content_type: str | None
+) -> None:
+    before = written()
+    body = {"text": CLAIM + "\x00"}
+    response = send(api_token, "POST", "/api/claims", body, content_type=content_type)
+    assert fields(response) == ["text"]
+    assert "NUL" in response.json()["details"][0]["message"]
     assert written() == before
