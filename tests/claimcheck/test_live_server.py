@@ -122,10 +122,15 @@ def test_a_ten_megabyte_body_sent_in_chunks_answers_413(server: str, admin_token
         ),
         ("/api/search-runs", b'{"query": "battery \\ud800"}', "query"),
         ("/api/claims", b'{"text": "' + CLAIM.encode() + b'\\u0000"}', "text"),
+        (
+            "/api/claims",
+            b'{"text": "' + CLAIM.encode() + b'", "timeframe_start": 99999999999}',
+            "timeframe_start",
+        ),
     ],
-    ids=["surrogate in a claim", "surrogate in a search", "NUL as text/plain"],
+    ids=["surrogate in a claim", "surrogate in a search", "NUL as text/plain", "epoch timeframe"],
 )
-def test_bad_text_answers_422_naming_the_field(
+def test_bad_text_or_a_date_as_a_number_answers_422_naming_the_field(
     server: str, admin_token: str, path: str, body: bytes, field: str
 ) -> None:
     before = written()

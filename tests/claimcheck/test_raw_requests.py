@@ -1,6 +1,6 @@
-"""Bad bytes, big bodies and chunked bodies, replayed against the real WSGI entry point from raw
-environs (Django's own request parsing, no test client): each bad one is refused with a clear
-4xx in the API's shape and writes nothing, and a chunked body is read."""
+"""Bad bytes, big bodies, chunked bodies and dates given as numbers, replayed against the real
+WSGI entry point from raw environs (Django's own request parsing, no test client): each bad one
+is refused with a clear 4xx in the API's shape and writes nothing, and a chunked body is read."""
 
 from __future__ import annotations
 
@@ -180,3 +180,35 @@ def test_a_nul_in_json_answers_422_whatever_the_content_type(
     assert fields(response) == ["text"]
     assert "NUL" in response.json()["details"][0]["message"]
     assert written() == before
+
+
+# --- dates ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [99999999999, -62135596800, 1717200000.5, "1717200000"])
+@pytest.mark.parametrize("field", ["timeframe_start", "timeframe_end"])
+def test_a_timeframe_given_as_a_number_answers_422(api_token: str, value: Any, field: str) -> None:
+    before = written()
+    response = send(api_token, "POST", "/api/claims", {"text": CLAIM, field: value})
+    assert fields(response) == [field]
+    assert "not a number" in response.json()["details"][0]["message"]
+    assert written() == before
+
+
+def test_a_timeframe_written_as_a_date_is_still_accepted(api_token: str) -> None:
+    body = {"text": CLAIM, "timeframe_start": "2024-06-01", "timeframe_end": "2024-06-30"}
+    response = send(api_token, "POST", "/api/claims", body)
+    assert response.status == 202, response.body
+    claim = Claim.objects.get()
+    assert claim.timeframe_start is not None and claim.timeframe_end is not None
+    assert (claim.timeframe_start.date().isoformat(), claim.timeframe_end.date().isoformat()) == (
+        "2024-06-01",
+        "2024-06-30",
+    )
+
+
+def test_a_date_filter_given_as_a_number_answers_422(api_token: str) -> None:
+    response = wsgi_request(
+        "GET", "/api/claims?from=1717200000", headers={"Authorization": f"Bearer {api_token}"}
+    )
+    assert fields(response) == ["from"]
