@@ -1,6 +1,6 @@
-"""Bad bytes, big bodies, chunked bodies and dates given as numbers, replayed against the real
-WSGI entry point from raw environs (Django's own request parsing, no test client): each bad one
-is refused with a clear 4xx in the API's shape and writes nothing, and a chunked body is read."""
+"""Bad bytes, big bodies, chunked bodies and unknown fields, replayed against the real WSGI
+entry point from raw environs (Django's own request parsing, no test client): each is refused
+with a clear 4xx in the API's shape and writes nothing, and a chunked body is read."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from claimcheck.models import Claim
 from decisions.models import Override
 from evidence.models import Domain, DomainChange, EntityAlias
 from harvester.models import SearchRun
-from tests.factories import DecidedClaimFactory, VerdictFactory
+from tests.factories import DecidedClaimFactory, DomainFactory, VerdictFactory
 from tests.rawwsgi import RawResponse, wsgi_request
 
 pytestmark = pytest.mark.django_db
@@ -212,3 +212,74 @@ def test_a_date_filter_given_as_a_number_answers_422(api_token: str) -> None:
         "GET", "/api/claims?from=1717200000", headers={"Authorization": f"Bearer {api_token}"}
     )
     assert fields(response) == ["from"]
+
+
+# --- unknown fields ------------------------------------------------------------------------------
+
+
+def _write_requests() -> list[tuple[str, str, Any, str]]:
+    """Every write endpoint of the API with a body naming a field it does not have:
+    (method, path, body, the field named back)."""
+    claim = DecidedClaimFactory.create()
+    VerdictFactory.create(claim=claim, outcome="true")
+    domain = DomainFactory.create(name="unknown-fields.example")
+    alias = EntityAlias.objects.create(name="Kyiv", alias="Kyjiw", kind="place")
+    return [
+        (
+            "POST",
+            "/api/claims",
+            {"text": CLAIM, "timeframe_strat": "2024-06-01"},
+            "timeframe_strat",
+        ),
+        ("POST", "/api/claims", [{"text": CLAIM}, {"text": CLAIM, "channel": "x"}], "1.channel"),
+        (
+            "POST",
+            f"/api/claims/{claim.pk}/override",
+            {"outcome": "false", "reason": "retracted", "by": "ed"},
+            "by",
+        ),
+        ("POST", "/api/search-runs", {"query": "battery passport", "max": 3}, "max"),
+        (
+            "POST",
+            "/api/search-runs",
+            {"query": "battery", "options": {"limit": 3}},
+            "options.limit",
+        ),
+        ("POST", "/api/domains", {"name": "new.example", "weight": 0.5}, "weight"),
+        ("PATCH", f"/api/domains/{domain.name}", {"tier": "wire", "weigth": 0.5}, "weigth"),
+        ("POST", "/api/aliases", {"name": "Kyiv", "alias": "Kiew", "knd": "place"}, "knd"),
+        ("PATCH", f"/api/aliases/{alias.pk}", {"note": "German", "kind_": "place"}, "kind_"),
+    ]
+
+
+def test_every_write_endpoint_refuses_an_unknown_field_and_writes_nothing(
+    admin_api_token: str,
+) -> None:
+    for method, path, body, field in _write_requests():
+        before = written()
+        response = send(admin_api_token, method, path, body)
+        assert fields(response) == [field], (method, path, response.body)
+        assert response.json()["details"][0]["message"] == "Extra inputs are not permitted"
+        assert written() == before, (method, path)
+
+
+def test_the_unknown_field_check_covers_every_write_endpoint() -> None:
+    """A new write endpoint joins the list above (and the InputSchema base) or fails here."""
+    from claimcheck.api import api
+
+    writes = set()
+    for prefix, router in api._routers:
+        for route, view in router.path_operations.items():
+            for operation in view.operations:
+                for method in operation.methods:
+                    if method in {"POST", "PUT", "PATCH"}:
+                        writes.add((method, prefix + route))
+    assert writes == {
+        ("POST", "/claims"),
+        ("POST", "/claims/{claim_id}/override"),
+        ("POST", "/search-runs"),
+        ("POST", "/domains"),
+        ("PATCH", "/domains/{key}"),
+        ("POST", "/aliases"),
+        ("PATCH", "/aliases/{alias_id}"),
+    }
