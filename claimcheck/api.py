@@ -14,6 +14,7 @@ from ninja.errors import AuthenticationError, HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 from ninja.security import HttpBearer
 
+from claimcheck.bodies import JsonBodyParser
 from claimcheck.errors import ApplicationError
 from claimcheck.models import ApiToken
 from claimcheck.roles import AuthenticatedHttpRequest, is_admin, is_editor
@@ -38,6 +39,7 @@ api = NinjaAPI(
         " `Authorization: Bearer <token>` (tokens come from `manage.py apitoken create`)."
     ),
     auth=TokenAuth(),
+    parser=JsonBodyParser(),
     docs_decorator=login_required,
     urls_namespace="api",
 )
@@ -112,6 +114,9 @@ def _crashed(request: HttpRequest, exc: Exception) -> HttpResponse:
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     message = str(exc.message)
+    if isinstance(exc.__cause__, NinjaValidationError):
+        # Text no field can store, found by the body parser (claimcheck.bodies).
+        return _invalid(request, exc.__cause__)
     if message.startswith("Cannot parse request body"):
         # ninja keeps the parser's own reason (line and column) only as the cause.
         reason = str(exc.__cause__) if exc.__cause__ is not None else "the body is not JSON"

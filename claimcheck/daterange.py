@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, TypeVar
 
 from django.core.exceptions import ValidationError
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BeforeValidator
 
 DATE_MIN = date(1900, 1, 1)
 DATE_MAX = date(2100, 12, 31)
@@ -33,9 +33,26 @@ def _sane(value: _D) -> _D:
     return value
 
 
-# Pydantic (ninja) types: a value outside the range fails validation, answered with 422.
-SaneDate = Annotated[date, AfterValidator(_sane)]
-SaneDateTime = Annotated[datetime, AfterValidator(_sane)]
+NUMBER_MESSAGE = "must be a date written like 2024-06-01 or 2024-06-01T12:00:00Z, not a number"
+
+
+def _written_as_date(value: object) -> object:
+    """Pydantic would read a number (or a string of digits) as seconds, or milliseconds, since
+    1970, so 99999999999 became a day in 1973. Nobody gives a claim's dates that way; refused."""
+    if isinstance(value, int | float):
+        raise ValueError(NUMBER_MESSAGE)
+    if isinstance(value, str):
+        try:
+            float(value)
+        except ValueError:
+            return value
+        raise ValueError(NUMBER_MESSAGE)
+    return value
+
+
+# Pydantic (ninja) types: a number or a value outside the range fails validation (422).
+SaneDate = Annotated[date, BeforeValidator(_written_as_date), AfterValidator(_sane)]
+SaneDateTime = Annotated[datetime, BeforeValidator(_written_as_date), AfterValidator(_sane)]
 
 
 def validate_date_range(value: date | datetime | None) -> None:

@@ -2,11 +2,12 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.middleware import LoginRequiredMiddleware as _Base
-from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 from claimcheck.errors import ApplicationError, Forbidden, NotFound
+from claimcheck.wsgi_input import sent_in_chunks
 
 
 class LoginRequiredMiddleware(_Base):
@@ -21,18 +22,18 @@ class LoginRequiredMiddleware(_Base):
         return super().process_view(request, view_func, view_args, view_kwargs)
 
 
-_NUL_MARKS = {
-    "application/json": (b"\x00", b"\\u0000"),
-    "application/x-www-form-urlencoded": (b"\x00", b"%00"),
-}
+_ERRORS = {411: "length required", 413: "request too large"}
 
 
 class InputGuardMiddleware:
-    """Refuses, before any view runs, input that no field of ours can hold: a NUL character in
-    the query string or in a form or JSON body (PostgreSQL text cannot store it, and a filter
-    with one failed deep inside the database), and a body over DATA_UPLOAD_MAX_MEMORY_SIZE.
+    """Refuses, before any view runs, a request no view should read: a NUL character in the
+    query string or in a page's form body (PostgreSQL text cannot store it, and a filter with
+    one failed deep inside the database), a body over DATA_UPLOAD_MAX_MEMORY_SIZE (413, whatever
+    its Content-Type), and a body sent in chunks that the server could not read (411).
     The API answers in its {"error", "details"} shape; pages get a short plain-text answer.
-    Multipart uploads keep Django's own limits (their files may hold any byte)."""
+    A page's multipart upload keeps Django's own limits (its files may be larger); the API
+    takes no uploads, and its JSON bodies are checked field by field by its parser
+    (claimcheck.bodies), which names the field."""
 
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response
@@ -42,7 +43,7 @@ class InputGuardMiddleware:
         if refused is None:
             return self.get_response(request)
         status, details = refused
-        error = "request too large" if status == 413 else "invalid request"
+        error = _ERRORS.get(status, "invalid request")
         if request.path_info.startswith("/api/"):
             return JsonResponse({"error": error, "details": details}, status=status)
         return HttpResponse(f"{error}: {details}\n", status=status, content_type="text/plain")
@@ -51,21 +52,20 @@ class InputGuardMiddleware:
         query = request.META.get("QUERY_STRING", "")
         if "%00" in query or "\x00" in query:
             return 400, "a NUL character is not allowed in any field"
-        marks = _NUL_MARKS.get(request.content_type or "")
-        if marks is None:
-            return None
-        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if sent_in_chunks(request.META):
+            return 411, "this server cannot read a body sent in chunks; send a Content-Length"
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:
             return 400, "the Content-Length header is not a number"
-        if limit is not None and length > limit:
-            return 413, f"the body is {length} bytes; at most {limit}"
-        try:
-            body = request.body
-        except RequestDataTooBig:
-            return 413, f"the body is over {limit} bytes"
-        if any(mark in body for mark in marks):
+        api = request.path_info.startswith("/api/")
+        upload = (request.content_type or "").startswith("multipart/")
+        limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+        if limit is not None and length > limit and (api or not upload):
+            return 413, f"the body must be at most {limit} bytes"
+        if api or request.content_type != "application/x-www-form-urlencoded":
+            return None
+        if any(mark in request.body for mark in (b"\x00", b"%00")):
             return 400, "a NUL character is not allowed in any field"
         return None
 

@@ -3,6 +3,7 @@
 from typing import Any
 
 from ninja import Schema
+from pydantic import ConfigDict
 
 FORBIDDEN_EDITORS = {"error": "forbidden", "details": "this needs the editors group"}
 FORBIDDEN_ADMINS = {"error": "forbidden", "details": "this needs the admins group"}
@@ -13,6 +14,14 @@ class ErrorOut(Schema):
 
     error: str
     details: Any = ""
+
+
+class InputSchema(Schema):
+    """The base of every body an endpoint writes from: a field it does not know is refused with
+    422 naming it, instead of being dropped without a word (a misspelt `timeframe_strat` would
+    otherwise store a claim with no timeframe)."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 # Far past any real list, and small enough for every database's OFFSET (a larger number used to

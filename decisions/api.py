@@ -7,13 +7,13 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from ninja import Query, Router, Schema, Status
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from claimcheck.daterange import SaneDate, SaneDateTime
 from claimcheck.errors import ApplicationError
 from claimcheck.models import Claim, ClaimStatus, Outcome
 from claimcheck.roles import AuthenticatedHttpRequest, require_editor
-from claimcheck.schemas import OFFSET_MAX, ErrorOut
+from claimcheck.schemas import OFFSET_MAX, ErrorOut, InputSchema
 from decisions import selectors
 from decisions.models import Override
 from decisions.services import claim_submit, claims_submit_many, verdict_override
@@ -22,9 +22,7 @@ from evidence.entities import extract_entities
 router = Router(tags=["claims"])
 
 
-class ClaimIn(Schema):
-    model_config = ConfigDict(extra="forbid")
-
+class ClaimIn(InputSchema):
     text: str = Field(max_length=20_000)
     timeframe_start: SaneDateTime | SaneDate | None = None
     timeframe_end: SaneDateTime | SaneDate | None = None
@@ -144,9 +142,7 @@ class ClaimPageOut(Schema):
     items: list[ClaimOut]
 
 
-class OverrideIn(Schema):
-    model_config = ConfigDict(extra="forbid")
-
+class OverrideIn(InputSchema):
     outcome: str
     reason: str
 

@@ -14,7 +14,7 @@ from ninja import Field, Query, Router, Schema
 from ninja.responses import Status
 
 from claimcheck.roles import AuthenticatedHttpRequest, require_admin
-from claimcheck.schemas import OFFSET_MAX
+from claimcheck.schemas import OFFSET_MAX, InputSchema
 from evidence import selectors
 from evidence.domains import DomainError
 from evidence.models import Domain, EntityAlias
@@ -60,7 +60,7 @@ class DomainListOut(Schema):
     items: list[DomainOut]
 
 
-class DomainIn(Schema):
+class DomainIn(InputSchema):
     name: Annotated[str, Field(min_length=1, max_length=253)]
     tier: TierName = "other"
     weight_override: Weight | None = None
@@ -68,7 +68,7 @@ class DomainIn(Schema):
     note: Annotated[str, Field(max_length=300)] = ""
 
 
-class DomainPatch(Schema):
+class DomainPatch(InputSchema):
     name: Annotated[str, Field(min_length=1, max_length=253)] | None = None
     tier: TierName | None = None
     weight_override: Weight | None = None
@@ -174,14 +174,14 @@ class AliasListOut(Schema):
     items: list[AliasOut]
 
 
-class AliasIn(Schema):
+class AliasIn(InputSchema):
     name: AliasText
     alias: AliasText
     kind: KindName = "other"
     note: AliasNote = ""
 
 
-class AliasPatch(Schema):
+class AliasPatch(InputSchema):
     name: AliasText | None = None
     alias: AliasText | None = None
     kind: KindName | None = None

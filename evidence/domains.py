@@ -455,8 +455,9 @@ def csv_records(
     text: str, *, columns: tuple[str, ...], required: tuple[str, ...]
 ) -> tuple[list[CsvRecord], list[CsvProblem]]:
     """The lines of a CSV file under its header (`columns`, of which `required` must be there),
-    with the lines that have more fields than the header as problems. Blank lines and lines
-    starting with `#` are skipped. Raises CsvHeaderError for a wrong header or an empty file."""
+    with the lines that have more fields than the header, or a NUL character (no database text
+    can hold one), as problems. Blank lines and lines starting with `#` are skipped. Raises
+    CsvHeaderError for a wrong header or an empty file."""
     reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
     records: list[CsvRecord] = []
     problems: list[CsvProblem] = []
@@ -482,6 +483,9 @@ def csv_records(
             continue
         if len(record) > len(header):
             problems.append(CsvProblem(line, f"{len(record)} fields, the header has {len(header)}"))
+            continue
+        if any("\x00" in cell for cell in record):
+            problems.append(CsvProblem(line, "holds a NUL character, which no field can store"))
             continue
         records.append(CsvRecord(line, dict(zip(header, record, strict=False))))
     if header is None:

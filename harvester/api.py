@@ -10,7 +10,7 @@ from ninja import Field, Query, Router, Schema, Status
 
 from claimcheck.daterange import SaneDate
 from claimcheck.roles import AuthenticatedHttpRequest, require_editor
-from claimcheck.schemas import OFFSET_MAX, ErrorOut
+from claimcheck.schemas import OFFSET_MAX, ErrorOut, InputSchema
 from harvester.errors import InvalidSearchRequest
 from harvester.marks import results_marked
 from harvester.models import SearchRun
@@ -23,13 +23,13 @@ logger = logging.getLogger(__name__)
 router = Router(tags=["harvester"])
 
 
-class SearchOptionsIn(Schema):
+class SearchOptionsIn(InputSchema):
     lang: str | None = None
     max_results: int | None = Field(None, alias="maxResults")
     provider: str | None = None
 
 
-class SearchRunIn(Schema):
+class SearchRunIn(InputSchema):
     query: str
     options: SearchOptionsIn | None = None
 

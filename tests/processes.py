@@ -1,11 +1,15 @@
-"""Real worker processes for tests: a `manage.py qcluster` on the test database."""
+"""Real processes for tests, on the test database: a `manage.py qcluster`, a gunicorn server."""
 
 from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
+import time
+import urllib.error
+import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -44,3 +48,59 @@ def qcluster(env: dict[str, str], log_path: Path) -> Iterator[subprocess.Popen[b
                 cluster.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(cluster.pid, signal.SIGKILL)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def gunicorn(env: dict[str, str], log_path: Path) -> Iterator[str]:
+    """The production server (`claimcheck.wsgi:application`) on a free loopback port, as the
+    README runs it; yields its base URL once /healthz answers, and stops it on the way out."""
+    port = free_port()
+    with log_path.open("w") as log:
+        server = subprocess.Popen(  # noqa: S603 (fixed arguments and a port number)
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "claimcheck.wsgi:application",
+                "--workers",
+                "1",
+                "--threads",
+                "2",
+                "--bind",
+                f"127.0.0.1:{port}",
+            ],
+            cwd=settings.BASE_DIR,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_up(f"{base}/healthz", server, log_path)
+            yield base
+        finally:
+            os.killpg(server.pid, signal.SIGTERM)
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(server.pid, signal.SIGKILL)
+
+
+def _wait_until_up(url: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError(f"the server exited: {log_path.read_text()[-3000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except (urllib.error.URLError, OSError):
+            time.sleep(0.3)
+    raise RuntimeError(f"the server did not answer within 60 s: {log_path.read_text()[-3000:]}")

@@ -33,16 +33,25 @@ def admin_api(admin_api_token: str) -> Client:
     return Client(headers={"Authorization": f"Bearer {admin_api_token}"})
 
 
+def fields(response: Any) -> list[str]:
+    return [item["field"] for item in response.json()["details"]]
+
+
 @pytest.mark.parametrize(
-    "body",
+    ("body", "field"),
     [
-        {"text": "The bridge opened\x00 to traffic"},
-        {"text": "The bridge opened to traffic", "source_channel": "@desk\x00"},
-        [{"text": "The bridge opened to traffic"}, {"text": "The tunnel\x00 closed"}],
+        ({"text": "The bridge opened\x00 to traffic"}, "text"),
+        ({"text": "The bridge opened to traffic", "source_channel": "@desk\x00"}, "source_channel"),
+        ([{"text": "The bridge opened to traffic"}, {"text": "The tunnel\x00 closed"}], "1.text"),
     ],
 )
-def test_a_nul_character_in_a_claim_is_refused_and_nothing_stored(api: Client, body: Any) -> None:
-    assert_error_shape(post(api, "/api/claims", body), 400)
+def test_a_nul_character_in_a_claim_is_refused_naming_the_field(
+    api: Client, body: Any, field: str
+) -> None:
+    response = post(api, "/api/claims", body)
+    assert_error_shape(response, 422)
+    assert fields(response) == [field]
+    assert "NUL" in response.json()["details"][0]["message"]
     assert not Claim.objects.exists()
 
 
@@ -52,14 +61,16 @@ def test_a_nul_character_in_an_override_reason_is_refused(api: Client) -> None:
     response = post(
         api, f"/api/claims/{claim.pk}/override", {"outcome": "false", "reason": "x\x00"}
     )
-    assert_error_shape(response, 400)
+    assert_error_shape(response, 422)
+    assert fields(response) == ["reason"]
     assert not Override.objects.exists()
 
 
 def test_a_nul_character_in_a_domain_note_is_refused(admin_api: Client) -> None:
     before = Domain.objects.count()
     response = post(admin_api, "/api/domains", {"name": "nul.example", "note": "=\x00"})
-    assert_error_shape(response, 400)
+    assert_error_shape(response, 422)
+    assert fields(response) == ["note"]
     assert Domain.objects.count() == before
 
 

@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
+from django.test.client import encode_multipart
 from django.urls import reverse
 
 from evidence.models import Domain, DomainAction, DomainChange, Tier
 from tests.factories import DomainFactory
+from tests.rawwsgi import wsgi_request
 
 pytestmark = pytest.mark.django_db
 
@@ -286,6 +288,46 @@ def test_an_import_with_bad_lines_lists_each_and_cannot_be_applied(
     applied = admin_client_.post(reverse("domain_import"), {"action": "apply", "text": bad})
     assert applied.status_code == 422
     assert not Domain.objects.filter(name="ok.example").exists()
+
+
+@pytest.mark.parametrize("action", ["preview", "apply"])
+def test_an_uploaded_file_with_a_nul_character_names_the_line_and_writes_nothing(
+    admin_client_: Client, domain: Domain, action: str
+) -> None:
+    """Sent as a browser sends it, through the WSGI application's own multipart parsing."""
+    csv = (
+        b"name,tier,weight_override,denied,note\n"
+        b"ok.example,wire,,false,\n"
+        b"nul.example,wire,,false,a\x00b\n"
+    )
+    session = admin_client_.cookies["sessionid"].value
+    page = wsgi_request("GET", reverse("domain_import"), headers={"Cookie": f"sessionid={session}"})
+    cookies = [value.strip().split(";")[0] for value in page.header("Set-Cookie")]
+    csrf = next(c.split("=", 1)[1] for c in cookies if c.startswith("csrftoken="))
+    boundary = "claimcheck-upload"
+    body = encode_multipart(
+        boundary,
+        {
+            "csrfmiddlewaretoken": csrf,
+            "action": action,
+            "file": SimpleUploadedFile("domains.csv", csv, content_type="text/csv"),
+        },
+    )
+    before = (Domain.objects.count(), DomainChange.objects.count())
+
+    response = wsgi_request(
+        "POST",
+        reverse("domain_import"),
+        body=body,
+        headers={
+            "Cookie": f"sessionid={session}; csrftoken={csrf}",
+            "Content-Type": f"multipart/form-data; boundary={boundary}",
+        },
+    )
+
+    assert response.status == 422, response.body[:300]
+    assert "Line 3" in response.body.decode() and "NUL character" in response.body.decode()
+    assert (Domain.objects.count(), DomainChange.objects.count()) == before
 
 
 def test_an_empty_import_asks_for_a_file(admin_client_: Client) -> None:
