@@ -6,7 +6,8 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -44,3 +45,13 @@ def qcluster(env: dict[str, str], log_path: Path) -> Iterator[subprocess.Popen[b
                 cluster.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(cluster.pid, signal.SIGKILL)
+
+
+def wait_until(condition: Callable[[], bool], *, timeout: float, every: float = 0.3) -> bool:
+    """Poll `condition` until it holds (True) or `timeout` seconds pass (False)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(every)
+    return condition()
