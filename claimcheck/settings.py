@@ -50,9 +50,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "ninja",
+    # Before django_q, so that `manage.py qcluster` runs ClaimCheck's cluster (clean stops).
+    "claimcheck",
     "django_q",
     "axes",
-    "claimcheck",
     "harvester",
     "evidence",
     "decisions",
