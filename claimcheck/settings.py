@@ -50,9 +50,10 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "ninja",
+    # Before django_q, so that `manage.py qcluster` runs ClaimCheck's cluster (clean stops).
+    "claimcheck",
     "django_q",
     "axes",
-    "claimcheck",
     "harvester",
     "evidence",
     "decisions",
@@ -184,12 +185,17 @@ Q_CLUSTER: dict[str, object] = {
     "label": "Tasks",
     "poll": 0.5,
 }
+# Both brokers lease the tasks a cluster takes, so that a killed cluster's tasks go back to the
+# queue within a lease instead of after `retry` (claimcheck.queue).
 if REDIS_URL:
     Q_CLUSTER["redis"] = REDIS_URL
+    Q_CLUSTER["broker_class"] = "claimcheck.queue.Redis"
 else:
     Q_CLUSTER["orm"] = "default"
-# A running claim renews its lease every third of this; a claim not renewed for this long has
-# lost its worker and is queued again by the sweep every worker process runs (decisions.lease).
+    Q_CLUSTER["broker_class"] = "claimcheck.queue.ORM"
+# A running claim renews its lease every third of this, and a cluster the leases of the tasks it
+# took; a claim or task not renewed for this long has lost its worker and is queued again
+# (decisions.lease, claimcheck.queue).
 CLAIMCHECK_LEASE_SECONDS = env_int("CLAIMCHECK_LEASE_SECONDS", default=20, minimum=3)
 if int(str(Q_CLUSTER["retry"])) <= int(str(Q_CLUSTER["timeout"])):
     raise ImproperlyConfigured("CLAIMCHECK_TASK_RETRY must be larger than CLAIMCHECK_TASK_TIMEOUT")

@@ -5,6 +5,11 @@ CLAIMCHECK_LEASE_SECONDS from a small thread beside the pipeline, whatever step 
 in. Every qcluster worker process also sweeps every half lease: a running claim whose lease ran
 out has lost its worker (killed, or its machine gone) and is queued again. A claim is therefore
 back in the queue at most 1.5 leases (30 s by default) after its worker's last renewal.
+
+A lease belongs to one take of the claim (its `started_at`): a worker whose lease was taken
+over, after it stalled for a whole lease, finds out at its next renewal and stops at the
+pipeline's next step, so that the claim never runs in two places at once. A worker whose cluster
+is stopping hands its claim back to the queue (claimcheck.workers).
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from django.db import DatabaseError, connection
 from django.utils import timezone
 
 from claimcheck.models import Claim, ClaimStatus
+from claimcheck.workers import WorkerStopping, checkpoint
 
 logger = logging.getLogger(__name__)
 
@@ -51,14 +57,48 @@ def _every(interval: float, stop: threading.Event, action: Any, name: str) -> No
         connection.close()  # this thread's own connection
 
 
+class ClaimLeaseLost(Exception):
+    """Another worker took the claim over: this one stalled past its lease."""
+
+
+# Claims whose lease this process lost, as (claim id, started_at) of the take that lost it.
+_lost: set[tuple[int, datetime | None]] = set()
+
+
+def lease_checkpoint(*, claim: Claim) -> None:
+    """Between pipeline steps: stop if the cluster is stopping or the lease was lost."""
+    checkpoint()
+    if (claim.pk, claim.started_at) in _lost:
+        raise ClaimLeaseLost(f"claim {claim.pk} was taken over by another worker")
+
+
+def _hand_back(*, claim_id: int, started_at: datetime | None) -> bool:
+    # The stop may have cut a query short: go on with a fresh connection.
+    connection.close()
+    return bool(
+        Claim.objects.filter(pk=claim_id, status=ClaimStatus.RUNNING, started_at=started_at).update(
+            status=ClaimStatus.QUEUED, updated_at=timezone.now()
+        )
+    )
+
+
 @contextmanager
-def claim_lease(*, claim_id: int) -> Iterator[None]:
-    """Hold the running claim's lease while the block runs."""
+def claim_lease(*, claim: Claim) -> Iterator[None]:
+    """Hold the running claim's lease while the block runs. If the worker stops in the block,
+    the claim is queued again (raising WorkerStopping on to the task, which sends it out)."""
+    take = (claim.pk, claim.started_at)
 
     def renew() -> None:
-        Claim.objects.filter(pk=claim_id, status=ClaimStatus.RUNNING).update(
-            updated_at=timezone.now()
-        )
+        kept = Claim.objects.filter(
+            pk=claim.pk, status=ClaimStatus.RUNNING, started_at=claim.started_at
+        ).update(updated_at=timezone.now())
+        if not kept and (
+            Claim.objects.filter(pk=claim.pk, status=ClaimStatus.RUNNING)
+            .exclude(started_at=claim.started_at)
+            .exists()
+        ):
+            logger.error("claim taken over by another worker", extra={"claim_id": claim.pk})
+            _lost.add(take)
 
     if connection.in_atomic_block:
         # Inside an open transaction (the foreground `verify` in a test, say) no other process
@@ -70,15 +110,20 @@ def claim_lease(*, claim_id: int) -> Iterator[None]:
     beat = threading.Thread(
         target=_every,
         args=(lease_seconds() / 3, stop, renew, "lease renewal"),
-        name=f"lease-claim-{claim_id}",
+        name=f"lease-claim-{claim.pk}",
         daemon=True,
     )
     beat.start()
     try:
         yield
+    except WorkerStopping:
+        if _hand_back(claim_id=claim.pk, started_at=claim.started_at):
+            logger.info("claim handed back: its worker is stopping", extra={"claim_id": claim.pk})
+        raise
     finally:
         stop.set()
         beat.join(timeout=5)
+        _lost.discard(take)
 
 
 _sweeper_lock = threading.Lock()

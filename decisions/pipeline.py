@@ -8,6 +8,7 @@ come from the page cache, evidence is collected idempotently, and events are wri
 from __future__ import annotations
 
 import logging
+import os
 import time
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -42,7 +43,7 @@ from decisions.gate import (
     score_leads,
     snippet_gate,
 )
-from decisions.lease import claim_lease, lease_expired_before
+from decisions.lease import ClaimLeaseLost, claim_lease, lease_checkpoint, lease_expired_before
 from decisions.models import Verdict
 from decisions.query import ComposedQuery, compose_initial_query, english_query, refine_query
 from decisions.ranking import top_per_side
@@ -494,18 +495,9 @@ def claim_language(*, claim: Claim) -> LanguageGuess:
     return guess
 
 
-def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
-    """Run (or resume) the loop for one claim until it has a verdict. Provider and LLM failures
-    fail the claim with their reason; anything unexpected fails it and is raised."""
-    try:
-        claim = claim_start(claim_id=claim_id)
-    except ClaimNotRunnable:
-        logger.info("claim not runnable", extra={"claim_id": claim_id})
-        return None
-    started = time.monotonic()
-    config = get_config()
+def _run_for(claim: Claim) -> _Run:
     language = claim_language(claim=claim)
-    run = _Run(
+    return _Run(
         claim=claim,
         question=ClaimQuestion(
             text=claim.text,
@@ -515,17 +507,40 @@ def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
             language=language.code,
             language_confidence=language.confidence,
         ),
-        config=config,
+        config=get_config(),
     )
+
+
+def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
+    """Run (or resume) the loop for one claim until it has a verdict. Provider and LLM failures
+    fail the claim with their reason; anything unexpected fails it and is raised."""
     try:
-        with claim_lease(claim_id=claim.pk):
-            verdict = _loop(run)
-    except (HarvestError, llm.LLMError) as exc:
-        claim_fail(claim=claim, error=f"{type(exc).__name__}: {exc}")
+        claim = claim_start(claim_id=claim_id)
+    except ClaimNotRunnable:
+        logger.info("claim not runnable", extra={"claim_id": claim_id})
         return None
-    except Exception as exc:
-        claim_fail(claim=claim, error=f"unexpected {type(exc).__name__}: {exc}")
-        raise
+    # Each take of a claim is logged from its start to its end, by worker process.
+    pk = claim.pk
+    logger.info("claim run started", extra={"claim_id": pk, "pid": os.getpid()})
+    started = time.monotonic()
+    try:
+        with claim_lease(claim=claim):
+            run = _run_for(claim)
+            try:
+                verdict = _loop(run)
+            except ClaimLeaseLost:
+                logger.error(
+                    "claim run stopped: another worker has it", extra={"claim_id": claim.pk}
+                )
+                return None
+            except (HarvestError, llm.LLMError) as exc:
+                claim_fail(claim=claim, error=f"{type(exc).__name__}: {exc}")
+                return None
+            except Exception as exc:
+                claim_fail(claim=claim, error=f"unexpected {type(exc).__name__}: {exc}")
+                raise
+    finally:
+        logger.info("claim run ended", extra={"claim_id": pk, "pid": os.getpid()})
     logger.info(
         "claim decided",
         extra={
@@ -596,6 +611,8 @@ def _loop(run: _Run) -> Verdict:
     best = 0.0
     dry = 0
     for attempt in range(1, budgets.max_queries + 1):
+        # Between steps, each one's work stored: where a stopping worker hands the claim back.
+        lease_checkpoint(claim=run.claim)
         if attempt <= len(first):
             schema, tweak = first[attempt - 1].schema, first[attempt - 1].tweak
         else:
@@ -624,9 +641,11 @@ def _loop(run: _Run) -> Verdict:
         dry = 0 if new or attempt <= len(first) else dry + 1
         late = _out_of_time(run, started)
         if late is None:
+            lease_checkpoint(claim=run.claim)
             gate = _gate_step(run, attempt, scored)
             if gate.status == "verify":
                 _verify_step(run, attempt, leads)
+                lease_checkpoint(claim=run.claim)
                 if not _sufficient(run, leads_as_read=False):
                     gate = _gate_step(run, attempt, scored, key="gate-after-check")
             if gate.status == "crawl":

@@ -6,19 +6,37 @@ import logging
 from datetime import timedelta
 
 from django.conf import settings
+from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from claimcheck.models import Claim, ClaimStatus
+from claimcheck.events import event_record
+from claimcheck.models import Claim, ClaimStatus, EventKind
+from claimcheck.workers import WorkerStopping, stoppable
 from decisions.lease import lease_expired_before
 from decisions.pipeline import claim_pipeline_run
+from decisions.services.claims import claim_enqueue
 from decisions.services.retention import evidence_retention_sweep
 
 logger = logging.getLogger(__name__)
 
 
 def claim_run(claim_id: int) -> str:
-    verdict = claim_pipeline_run(claim_id=claim_id)
+    try:
+        with stoppable():
+            verdict = claim_pipeline_run(claim_id=claim_id)
+    except WorkerStopping:
+        # The cluster is stopping: this task ends here, and the claim (queued again by its
+        # lease, or never started) gets a task of its own for the next worker. The stop may
+        # have cut a query short: go on with a fresh connection.
+        connection.close()
+        claim = Claim.objects.filter(pk=claim_id, status=ClaimStatus.QUEUED).first()
+        if claim is not None:
+            event_record(
+                claim=claim, kind=EventKind.QUEUED, message="Queued again: its worker stopped"
+            )
+            claim_enqueue(claim)
+        return "handed back: the worker is stopping"
     return verdict.outcome if verdict else "not run"
 
 
@@ -54,6 +72,11 @@ def claims_sweep_stale() -> int:
         if not moved:
             continue
         logger.warning("claim lost its worker; queued again", extra={"claim_id": claim_id})
+        event_record(
+            claim=Claim.objects.get(pk=claim_id),
+            kind=EventKind.QUEUED,
+            message="Queued again: no worker was moving it",
+        )
         async_task("decisions.tasks.claim_run", claim_id, task_name=f"claim-{claim_id}-sweep")
         count += 1
     return count

@@ -18,7 +18,8 @@ from django.conf import settings
 from django.utils import timezone
 
 from claimcheck.models import Claim, ClaimStatus
-from decisions.lease import claim_lease
+from decisions.lease import ClaimLeaseLost, claim_lease, lease_checkpoint
+from decisions.pipeline import claim_start
 from decisions.services import claim_submit
 from decisions.tasks import claims_sweep_stale
 from tests.processes import database_url, qcluster
@@ -36,7 +37,7 @@ def _running(text: str, *, silent_for: float) -> Claim:
 def test_a_running_claim_renews_its_lease_while_it_works(settings: Any) -> None:
     settings.CLAIMCHECK_LEASE_SECONDS = 3
     claim = _running("The bridge opened to traffic in May 2024", silent_for=3600)
-    with claim_lease(claim_id=claim.pk):
+    with claim_lease(claim=claim):
         time.sleep(2.5)
     claim.refresh_from_db()
     assert timezone.now() - claim.updated_at < timedelta(seconds=3)
@@ -56,14 +57,34 @@ def test_the_sweep_takes_a_claim_past_its_lease_and_leaves_a_live_one(settings: 
     assert lost.started_at is not None
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_whose_lease_was_taken_over_stops_at_its_next_step(settings: Any) -> None:
+    settings.CLAIMCHECK_LEASE_SECONDS = 3
+    claim, _ = claim_submit(text="The tunnel reopened after the spring floods", enqueue=False)
+    mine = claim_start(claim_id=claim.pk)
+    with claim_lease(claim=mine):
+        lease_checkpoint(claim=mine)  # still ours: carry on
+        # This worker stalled past its lease, and another one took the claim over.
+        Claim.objects.filter(pk=claim.pk).update(
+            started_at=timezone.now() + timedelta(seconds=1), updated_at=timezone.now()
+        )
+        time.sleep(1.5)  # one renewal
+        with pytest.raises(ClaimLeaseLost):
+            lease_checkpoint(claim=mine)
+    claim.refresh_from_db()
+    # The other worker's take stands: still running, not failed or queued by this one.
+    assert claim.status == ClaimStatus.RUNNING
+    assert claim.started_at != mine.started_at
+
+
 def _holder(claim_id: int, env: dict[str, str]) -> subprocess.Popen[str]:
     """A process that took the claim and holds its lease, like a worker mid-claim."""
     code = (
         "import time, django; django.setup()\n"
         "from decisions.pipeline import claim_start\n"
         "from decisions.lease import claim_lease\n"
-        f"claim_start(claim_id={claim_id})\n"
-        f"with claim_lease(claim_id={claim_id}):\n"
+        f"claim = claim_start(claim_id={claim_id})\n"
+        "with claim_lease(claim=claim):\n"
         "    print('holding', flush=True)\n"
         "    time.sleep(600)\n"
     )
