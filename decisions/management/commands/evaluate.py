@@ -11,15 +11,13 @@ database instead (the tests use it, inside their own test database).
 
 from __future__ import annotations
 
-import logging
 import os
 import shlex
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -27,6 +25,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from claimcheck.logs import command_logs
 from decisions.evaluation.averitec import read_averitec
 from decisions.evaluation.climate_fever import read_climate_fever
 from decisions.evaluation.covid_fact import read_covid_fact
@@ -41,21 +40,6 @@ READERS: dict[str, Callable[[Path], Dataset]] = {
     "covid-fact": read_covid_fact,
 }
 DEFAULT_OUT = "artifacts/eval"
-
-
-@contextmanager
-def _quiet_logs(verbosity: int) -> Iterator[None]:
-    """Per-claim INFO logs would drown the progress lines; -v 2 keeps them."""
-    loggers = [logging.getLogger(), logging.getLogger("bm25s")]
-    levels = [logger.level for logger in loggers]
-    if verbosity < 2:
-        for logger in loggers:
-            logger.setLevel(max(logger.level, logging.WARNING))
-    try:
-        yield
-    finally:
-        for logger, level in zip(loggers, levels, strict=True):
-            logger.setLevel(level)
 
 
 class Command(BaseCommand):
@@ -169,7 +153,7 @@ class Command(BaseCommand):
             dump = Path(options["dump_web"]) / f"{dataset.name}-web.jsonl"
             written = web_dump(dataset=dataset, path=dump)
             self.stdout.write(f"Offline web: {written} pages written to {dump}")
-        with _quiet_logs(options["verbosity"]), offline_web():
+        with command_logs(verbosity=options["verbosity"]), offline_web():
             web = web_load(dataset=dataset, progress=self._web_progress)
             self.stdout.write(
                 f"Offline web: {web.pages_stored} pages stored, {web.pages_denied} on denied "
