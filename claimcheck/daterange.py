@@ -11,7 +11,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Annotated, TypeVar
 
 from django.core.exceptions import ValidationError
-from pydantic import AfterValidator
+from pydantic import AfterValidator, BeforeValidator
 
 DATE_MIN = date(1900, 1, 1)
 DATE_MAX = date(2100, 12, 31)
@@ -36,6 +36,14 @@ def _sane(value: _D) -> _D:
 # Pydantic (ninja) types: a value outside the range fails validation, answered with 422.
 SaneDate = Annotated[date, AfterValidator(_sane)]
 SaneDateTime = Annotated[datetime, AfterValidator(_sane)]
+
+
+def _blank_is_none(value: object) -> object:
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+# A list filter's date: left empty (`?from=&to=`, as a form sends it) it filters nothing.
+FilterDate = Annotated[SaneDate | None, BeforeValidator(_blank_is_none)]
 
 
 def validate_date_range(value: date | datetime | None) -> None:
