@@ -1,0 +1,120 @@
+"""The claim queue, its live poll, the review order and the actions on ticked claims."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.template.defaultfilters import pluralize
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_GET, require_POST
+
+from claimcheck.roles import AuthenticatedHttpRequest, editor_required, require_editor_request
+from decisions import selectors
+from decisions.forms import QueueFilterForm
+from decisions.services import claims_rerun_many, claims_review_many
+from decisions.views.common import wants_partial
+
+QUEUE_PAGE_SIZE = 50
+
+
+@editor_required
+@require_GET
+def claim_list(request: AuthenticatedHttpRequest) -> HttpResponse:
+    return _queue(request, partial=wants_partial(request))
+
+
+def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = None) -> HttpResponse:
+    form = QueueFilterForm(request.GET or None)
+    if form.is_bound:
+        form.is_valid()
+    filters = form.filters()
+    mine = filters.pop("mine")
+    assigned_to = request.user.pk if mine else None
+    page = Paginator(
+        selectors.claim_queue(**filters, assigned_to=assigned_to), QUEUE_PAGE_SIZE
+    ).get_page(request.GET.get("page"))
+    claims = list(page.object_list)
+    sources = selectors.claim_source_counts(claims=claims)
+    state = state or selectors.queue_state()
+    live = request.GET.copy()
+    live["since"] = state.token
+    context = {
+        "nav": "claims",
+        "form": form,
+        "page": page,
+        "rows": [(claim, sources.get(claim.pk, 0)) for claim in claims],
+        "filtered": mine or any(filters.values()),
+        "queue": state,
+        "live_url": f"{reverse('claim_queue_live')}?{live.urlencode()}",
+    }
+    template = "decisions/claim_list.html"
+    if partial:
+        template += "#results"
+    else:
+        context["channels"] = selectors.claim_channels()
+    # A filter that did not validate is left out of the query and answered 422 with its error.
+    status = 422 if form.is_bound and form.errors else 200
+    return render(request, template, context, status=status)
+
+
+@require_GET
+def claim_queue_live(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """The queue's poll: 204 while nothing changed (three queries: session, user, queue state),
+    else the results as they are now. The results drop their poll once nothing runs."""
+    require_editor_request(request)
+    if not wants_partial(request):
+        query = request.GET.copy()
+        query.pop("since", None)
+        return redirect(f"{reverse('home')}?{query.urlencode()}")
+    state = selectors.queue_state()
+    if request.GET.get("since") == state.token:
+        return HttpResponse(status=204)
+    return _queue(request, partial=True, state=state)
+
+
+@editor_required
+@require_GET
+def claim_review_next(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Go to the next claim that needs review (`?after=ID`), or the previous (`?before=ID`)."""
+    forward = "before" not in request.GET
+    raw = request.GET.get("after" if forward else "before", "")
+    current = int(raw) if raw.isdigit() else None
+    found = selectors.review_neighbour(claim_id=current, forward=forward)
+    if found is None:
+        messages.info(request, "Nothing left to review: every decided claim has been reviewed.")
+        return redirect("home")
+    return redirect("claim_detail", pk=found.pk)
+
+
+@editor_required
+@require_POST
+def claims_bulk(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """Mark reviewed or re-run the claims ticked in the queue (the page asked to confirm)."""
+    ids = [int(raw) for raw in request.POST.getlist("ids") if raw.isdigit()]
+    action = request.POST.get("action", "")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, allowed_hosts=None) or not back.startswith("/"):
+        back = reverse("home")
+    if not ids:
+        messages.error(request, "Tick at least one claim first.")
+        return redirect(back)
+    if action == "review":
+        result = claims_review_many(claim_ids=ids, editor=request.user)
+        text = f"{result.done} claim{pluralize(result.done)} marked reviewed"
+        why = "not decided yet, or reviewed already"
+    elif action == "rerun":
+        result = claims_rerun_many(claim_ids=ids, user=request.user)
+        text = f"{result.done} claim{pluralize(result.done)} queued again"
+        why = "being checked already"
+    else:
+        messages.error(request, "Choose an action: mark reviewed, or re-run.")
+        return redirect(back)
+    if result.skipped:
+        text += f"; {result.skipped} skipped ({why})"
+    messages.success(request, text + ".")
+    return redirect(back)
