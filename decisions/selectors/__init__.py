@@ -18,6 +18,8 @@ from decisions.selectors.claim_page import (
     timeline,
 )
 from decisions.selectors.claims import (
+    QUEUE_SORT_DEFAULT,
+    QUEUE_SORTS,
     ClaimHistory,
     QueueState,
     also_reported_by,
@@ -47,6 +49,8 @@ from decisions.selectors.dashboard import (
 __all__ = [
     "CLAIM_LATENCY_BUCKETS_S",
     "PROVIDER_LATENCY_BUCKETS_MS",
+    "QUEUE_SORTS",
+    "QUEUE_SORT_DEFAULT",
     "AgreementBars",
     "ClaimHistory",
     "ClaimPage",

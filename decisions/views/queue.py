@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
@@ -28,15 +29,55 @@ def claim_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _queue(request, partial=wants_partial(request))
 
 
+@dataclass(frozen=True)
+class SortHeader:
+    """A sortable column's header: where a click leads, and how the column is sorted now."""
+
+    href: str
+    aria_sort: str
+
+
+# Each column's first click: numbers and the newest first, words A to Z.
+_FIRST_WAY = {
+    "created": "-",
+    "support": "-",
+    "refute": "-",
+    "confidence": "-",
+    "outcome": "",
+    "channel": "",
+}
+
+
+def sort_headers(request: HttpRequest, *, current: str) -> dict[str, SortHeader]:
+    """A click on the sorted column turns its order round; on another, sorts by it. The filters
+    stay; the page goes back to the first."""
+    headers = {}
+    for column, first in _FIRST_WAY.items():
+        descending = current == f"-{column}"
+        if current.lstrip("-") == column:
+            key = column if descending else f"-{column}"
+            aria = "descending" if descending else "ascending"
+            if column == "created":  # the column shows age: the newest first is the youngest
+                aria = "ascending" if descending else "descending"
+        else:
+            key, aria = f"{first}{column}", "none"
+        query = request.GET.copy()
+        query["sort"] = key
+        query.pop("page", None)
+        headers[column] = SortHeader(href=f"?{query.urlencode()}", aria_sort=aria)
+    return headers
+
+
 def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = None) -> HttpResponse:
     form = QueueFilterForm(request.GET or None)
     if form.is_bound:
         form.is_valid()
     filters = form.filters()
     mine = filters.pop("mine")
+    sort = form.order()
     assigned_to = request.user.pk if mine else None
     page = Paginator(
-        selectors.claim_queue(**filters, assigned_to=assigned_to), QUEUE_PAGE_SIZE
+        selectors.claim_queue(**filters, assigned_to=assigned_to, sort=sort), QUEUE_PAGE_SIZE
     ).get_page(request.GET.get("page"))
     claims = list(page.object_list)
     sources = selectors.claim_source_counts(claims=claims)
@@ -49,6 +90,8 @@ def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = Non
         "page": page,
         "rows": [(claim, sources.get(claim.pk, 0)) for claim in claims],
         "filtered": mine or any(filters.values()),
+        "sort": sort,
+        "sorted_by": sort_headers(request, current=sort),
         "queue": state,
         "live_url": f"{reverse('claim_queue_live')}?{live.urlencode()}",
     }
