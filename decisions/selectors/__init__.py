@@ -32,6 +32,7 @@ from decisions.selectors.claims import (
     needs_review_count,
     queue_state,
     review_neighbour,
+    saved_queue_query,
 )
 from decisions.selectors.dashboard import (
     CLAIM_LATENCY_BUCKETS_S,
@@ -82,6 +83,7 @@ __all__ = [
     "queue_state",
     "review_neighbour",
     "run_changes",
+    "saved_queue_query",
     "shown_proof",
     "timeline",
 ]

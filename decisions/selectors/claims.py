@@ -21,7 +21,7 @@ from claimcheck.models import (
     claim_tokens,
 )
 from claimcheck.roles import require_editor
-from decisions.models import Override, Verdict, VerdictReason
+from decisions.models import Override, SavedQueue, Verdict, VerdictReason
 from evidence.models import Evidence, FactCheckMatch, Stance
 
 _TERMS = re.compile(r'"([^"]+)"|(\S+)')
@@ -199,6 +199,12 @@ def claim_history(*, claim: Claim) -> ClaimHistory:
         fact_checks=list(claim.fact_checks.all()),
         also_reported_by=also_reported_by(claim=claim),
     )
+
+
+def saved_queue_query(*, user: User) -> str | None:
+    """The editor's saved queue as a query string of the Claims page, or None if none is saved
+    ("" is the whole queue, newest first)."""
+    return SavedQueue.objects.filter(user=user).values_list("query", flat=True).first()
 
 
 def needs_review_count() -> int:

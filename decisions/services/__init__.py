@@ -3,6 +3,7 @@
 - `claims`: submit one claim or a batch, re-run;
 - `verdicts`: override a verdict's outcome;
 - `review`: take, release, comment, mark reviewed;
+- `queue_views`: an editor's saved view of the queue;
 - `retention`: the daily sweep of evidence and pages past their TTL.
 
 Reads are in `decisions.selectors`; what these raise is in `decisions.errors`."""
@@ -22,6 +23,7 @@ from decisions.services.claims import (
     claims_submit_many,
     queue_check,
 )
+from decisions.services.queue_views import queue_query, saved_queue_set
 from decisions.services.review import (
     claim_mark_reviewed,
     claim_release,
@@ -52,5 +54,7 @@ __all__ = [
     "comment_add",
     "current_verdict",
     "queue_check",
+    "queue_query",
+    "saved_queue_set",
     "verdict_override",
 ]

@@ -16,7 +16,13 @@ from decisions.views.claim import (
     evidence_context,
 )
 from decisions.views.dashboard import dashboard
-from decisions.views.queue import claim_list, claim_queue_live, claim_review_next, claims_bulk
+from decisions.views.queue import (
+    claim_list,
+    claim_queue_live,
+    claim_review_next,
+    claims_bulk,
+    my_queue,
+)
 from decisions.views.submit import claim_new, claim_new_batch
 
 __all__ = [
@@ -36,4 +42,5 @@ __all__ = [
     "claims_bulk",
     "dashboard",
     "evidence_context",
+    "my_queue",
 ]

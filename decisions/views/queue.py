@@ -7,17 +7,23 @@ from typing import Any
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
 from django.template.defaultfilters import pluralize
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from claimcheck.roles import AuthenticatedHttpRequest, editor_required, require_editor_request
 from decisions import selectors
+from decisions.errors import ClaimError
 from decisions.forms import QueueFilterForm
-from decisions.services import claims_rerun_many, claims_review_many
+from decisions.services import (
+    claims_rerun_many,
+    claims_review_many,
+    queue_query,
+    saved_queue_set,
+)
 from decisions.views.common import wants_partial
 
 QUEUE_PAGE_SIZE = 50
@@ -100,9 +106,41 @@ def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = Non
         template += "#results"
     else:
         context["channels"] = selectors.claim_channels()
+    saved = selectors.saved_queue_query(user=request.user)
+    context["saved_queue"] = saved
+    context["saved_query"] = queue_query(query=request.GET, keys=frozenset(form.fields))
+    context["is_my_queue"] = saved is not None and saved == context["saved_query"]
     # A filter that did not validate is left out of the query and answered 422 with its error.
     status = 422 if form.is_bound and form.errors else 200
     return render(request, template, context, status=status)
+
+
+@editor_required
+@require_http_methods(["GET", "POST"])
+def my_queue(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """GET: the Claims page with the editor's saved filters and order. POST: keep the filters
+    and order in `query` (the Claims page's query string) as the editor's queue."""
+    home = reverse("home")
+    if request.method == "GET":
+        mine = selectors.saved_queue_query(user=request.user)
+        if mine is None:
+            messages.info(request, "No queue saved yet: filter the claims, then save the view.")
+            return redirect(home)
+        return redirect(f"{home}?{mine}" if mine else home)
+    query = QueryDict(request.POST.get("query", ""))
+    form = QueueFilterForm(query)
+    if not form.is_valid():
+        messages.error(request, "These filters do not validate; fix them before saving.")
+        return redirect(f"{home}?{query.urlencode()}")
+    try:
+        saved = saved_queue_set(
+            user=request.user, query=query.urlencode(), keys=frozenset(form.fields)
+        )
+    except ClaimError as exc:
+        messages.error(request, f"Not saved: {exc.message}.")
+        return redirect(home)
+    messages.success(request, "Saved as your queue: “My queue” opens it.")
+    return redirect(f"{home}?{saved.query}" if saved.query else home)
 
 
 @require_GET

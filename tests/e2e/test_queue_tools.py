@@ -61,3 +61,28 @@ def test_an_editor_sorts_the_queue_by_a_column_and_keeps_the_order_while_filteri
     assert _texts(page) == ["Port of Velmora strike ended", "Port of Odesa handled grain"]
     expect(page).to_have_url(re.compile(r"[?&]q=Port(&|$)"))
     assert "sort=support" in page.url
+
+
+def test_an_editor_saves_a_view_as_my_queue_and_comes_back_to_it(
+    live_server: Any, page: Any, editor: Any
+) -> None:
+    DecidedClaimFactory(text="Port of Odesa handled grain", outcome="false")
+    DecidedClaimFactory(text="Riverton will host the Games", outcome="true")
+    sign_in(page, live_server, editor)
+    page.goto(f"{live_server.url}/")
+    expect(page.locator("#my-queue-link")).to_have_count(0)
+    page.locator("#f-outcome").select_option("false")
+    expect(page.locator("#claim-results .result-count")).to_have_text(
+        "1 claim matches these filters"
+    )
+    page.get_by_role("button", name="Save this view as my queue").click()
+    expect(page.locator("#messages")).to_contain_text("Saved as your queue")
+    expect(page.locator("#is-my-queue")).to_have_text("Your queue")
+
+    page.get_by_role("link", name="Clear").click()
+    expect(page.locator("#claim-results .result-count")).to_have_text("2 claims")
+    expect(page.locator("#is-my-queue")).to_have_count(0)
+    page.get_by_role("link", name="My queue").click()
+    expect(page.locator("#f-outcome")).to_have_value("false")
+    assert _texts(page) == ["Port of Odesa handled grain"]
+    expect(page.locator("#is-my-queue")).to_be_visible()
