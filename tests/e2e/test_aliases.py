@@ -67,8 +67,9 @@ def test_an_admin_adds_an_alias_finds_it_by_search_and_removes_it(
     expect(row).to_contain_text("its parent company since 2015")
     expect(row.get_by_role("link", name="Edit Google")).to_be_visible()
 
-    page.once("dialog", lambda dialog: dialog.accept())  # "Remove Google, an alias of Alphabet?"
     row.get_by_role("button", name="Remove Google").click()
+    expect(page.locator("#confirm-question")).to_have_text("Remove Google, an alias of Alphabet?")
+    page.locator("#confirm").get_by_role("button", name="Confirm").click()
     expect(page.get_by_text("Google removed; it no longer stands for Alphabet.")).to_be_visible()
     expect(rows).to_have_count(0)
     screenshot("aliases-removed")
