@@ -1,7 +1,7 @@
 """The decisions app's writes: every action on a claim a page or an API client can ask for.
 
 - `claims`: submit one claim or a batch, re-run;
-- `verdicts`: override a verdict's outcome;
+- `verdicts`: override a verdict's outcome, or many claims' at once;
 - `review`: take, release, comment, mark reviewed;
 - `queue_views`: an editor's saved view of the queue;
 - `retention`: the daily sweep of evidence and pages past their TTL.
@@ -31,7 +31,12 @@ from decisions.services.review import (
     claims_review_many,
     comment_add,
 )
-from decisions.services.verdicts import REASON_MAX_CHARS, current_verdict, verdict_override
+from decisions.services.verdicts import (
+    REASON_MAX_CHARS,
+    current_verdict,
+    verdict_override,
+    verdicts_override_many,
+)
 
 __all__ = [
     "BATCH_MAX_CLAIMS",
@@ -57,4 +62,5 @@ __all__ = [
     "queue_query",
     "saved_queue_set",
     "verdict_override",
+    "verdicts_override_many",
 ]

@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from claimcheck.models import Outcome
 from claimcheck.roles import AuthenticatedHttpRequest, editor_required, require_editor_request
 from decisions import selectors
 from decisions.errors import ClaimError
@@ -23,6 +24,7 @@ from decisions.services import (
     claims_review_many,
     queue_query,
     saved_queue_set,
+    verdicts_override_many,
 )
 from decisions.views.common import wants_partial
 
@@ -97,6 +99,7 @@ def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = Non
         "rows": [(claim, sources.get(claim.pk, 0)) for claim in claims],
         "filtered": mine or any(filters.values()),
         "sort": sort,
+        "outcomes": Outcome.choices,
         "sorted_by": sort_headers(request, current=sort),
         "queue": state,
         "live_url": f"{reverse('claim_queue_live')}?{live.urlencode()}",
@@ -175,7 +178,8 @@ def claim_review_next(request: AuthenticatedHttpRequest) -> HttpResponse:
 @editor_required
 @require_POST
 def claims_bulk(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """Mark reviewed or re-run the claims ticked in the queue (the page asked to confirm)."""
+    """Mark reviewed, re-run or override (to one outcome, with one reason) the claims ticked in
+    the queue; the page asked to confirm first."""
     ids = [int(raw) for raw in request.POST.getlist("ids") if raw.isdigit()]
     action = request.POST.get("action", "")
     back = request.POST.get("next", "")
@@ -192,8 +196,23 @@ def claims_bulk(request: AuthenticatedHttpRequest) -> HttpResponse:
         result = claims_rerun_many(claim_ids=ids, user=request.user)
         text = f"{result.done} claim{pluralize(result.done)} queued again"
         why = "being checked already"
+    elif action == "override":
+        outcome = request.POST.get("outcome", "")
+        try:
+            result = verdicts_override_many(
+                claim_ids=ids,
+                editor=request.user,
+                to_outcome=outcome,
+                reason=request.POST.get("reason", ""),
+            )
+        except ClaimError as exc:
+            messages.error(request, f"Nothing was overridden: {exc.message}.")
+            return redirect(back)
+        label = Outcome(outcome).label
+        text = f"{result.done} claim{pluralize(result.done)} overridden to {label}"
+        why = f"no verdict yet, or {label} already"
     else:
-        messages.error(request, "Choose an action: mark reviewed, or re-run.")
+        messages.error(request, "Choose an action: mark reviewed, re-run or override.")
         return redirect(back)
     if result.skipped:
         text += f"; {result.skipped} skipped ({why})"
