@@ -1,6 +1,7 @@
 """The decisions app's reads, by subject: `claims` (the queue, lookups with the role check,
-the review order), `claim_page` (the timeline and everything the claim page shows) and
-`dashboard`. Pages and the API call the same ones; writes are in `decisions.services`."""
+the review order), `claim_page` (the timeline and everything the claim page shows),
+`dashboard`, and `progress` (how far a claim being checked has got). Pages and the API call the
+same ones; writes are in `decisions.services`."""
 
 from decisions.selectors.claim_page import (
     AgreementBars,
@@ -46,6 +47,7 @@ from decisions.selectors.dashboard import (
     dashboard_totals,
     enrichment_metrics,
 )
+from decisions.selectors.progress import Progress, claims_progress, progress_of
 
 __all__ = [
     "CLAIM_LATENCY_BUCKETS_S",
@@ -57,6 +59,7 @@ __all__ = [
     "ClaimPage",
     "DashboardData",
     "EnrichmentMetrics",
+    "Progress",
     "ProviderHealth",
     "ProviderStats",
     "QueueState",
@@ -73,6 +76,7 @@ __all__ = [
     "claim_page",
     "claim_queue",
     "claim_source_counts",
+    "claims_progress",
     "dashboard_data",
     "dashboard_totals",
     "enrichment_metrics",
@@ -80,6 +84,7 @@ __all__ = [
     "last_event_sequence",
     "latest_totals",
     "needs_review_count",
+    "progress_of",
     "queue_state",
     "review_neighbour",
     "run_changes",

@@ -25,6 +25,7 @@ from decisions.pipeline import evidence_hit
 from decisions.proof import proof_as_shown, render_proof
 from decisions.ranking import top_per_side
 from decisions.selectors.claims import also_reported_by
+from decisions.selectors.progress import DOING, Progress, progress_of
 from decisions.summary import verdict_summary
 from evidence.entities import Entity, extract_entities
 from evidence.models import Evidence, FactCheckMatch
@@ -52,6 +53,11 @@ class TimelineEntry:
     @property
     def kind(self) -> str:
         return self.event.kind
+
+    @property
+    def doing(self) -> str:
+        """What the claim is doing once this step is on its timeline."""
+        return DOING.get(self.event.kind, "working")
 
 
 @dataclass(frozen=True)
@@ -251,6 +257,8 @@ class ClaimPage:
     max_per_side: int = 0
     entities: list[Entity] = field(default_factory=list)
     """Who and what the claim names, as searched and compared."""
+    progress: Progress | None = None
+    """While the claim is being checked: its step and what it is doing."""
     support_bullets: list[SourceBullet] = field(default_factory=list)
     """The verdict's counted sources, as its card lists them."""
     background_bullets: list[SourceBullet] = field(default_factory=list)
@@ -340,6 +348,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         beyond_top=len(distinct) - len(evidence),
         max_per_side=config.retention.max_per_side,
         entities=extract_entities(claim.text, language=claim.language) if full else [],
+        progress=None if claim.is_terminal else progress_of(kinds=[event.kind for event in events]),
         support_bullets=[]
         if verdict is None
         else _bullets(verdict.sources, shown=evidence, limit=5),

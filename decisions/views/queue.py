@@ -89,6 +89,7 @@ def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = Non
     ).get_page(request.GET.get("page"))
     claims = list(page.object_list)
     sources = selectors.claim_source_counts(claims=claims)
+    progress = selectors.claims_progress(claims=claims)
     state = state or selectors.queue_state()
     live = request.GET.copy()
     live["since"] = state.token
@@ -96,7 +97,7 @@ def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = Non
         "nav": "claims",
         "form": form,
         "page": page,
-        "rows": [(claim, sources.get(claim.pk, 0)) for claim in claims],
+        "rows": [(claim, sources.get(claim.pk, 0), progress.get(claim.pk)) for claim in claims],
         "filtered": mine or any(filters.values()),
         "sort": sort,
         "outcomes": Outcome.choices,
