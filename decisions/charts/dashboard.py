@@ -1,5 +1,5 @@
 """The dashboard's charts of the desk's work: outcomes, overrides, queries and crawls per claim,
-providers, agreement between providers, the verdicts' confidence and spend."""
+providers, the verdicts' confidence, agreement between providers and spend."""
 
 from __future__ import annotations
 
@@ -126,21 +126,22 @@ def dashboard_charts(data: DashboardData) -> list[Chart]:
             ],
             empty=not data.providers,
         ),
+        _verdict_confidence_chart(data),
         Chart(
-            slug="confidence",
-            title="Confidence histogram",
+            slug="provider-agreement",
+            title="Provider agreement",
             summary="Merged search results by how many providers returned the same URL.",
             svg=bar_chart(
-                title="Confidence histogram",
-                desc="Number of merged results per confidence (providers agreeing)",
-                categories=[str(c) for c, _ in data.confidence],
-                series=[Series("Results", [n for _, n in data.confidence], "s-main")],
+                title="Provider agreement",
+                desc="Number of merged results per number of providers that returned the URL",
+                categories=[str(c) for c, _ in data.agreement],
+                series=[Series("Results", [n for _, n in data.agreement], "s-main")],
                 x_label="providers that returned the URL",
                 y_label="results",
             ),
             headers=["Providers agreeing", "Results"],
-            rows=[[str(c), str(n)] for c, n in data.confidence],
-            empty=not data.confidence,
+            rows=[[str(c), str(n)] for c, n in data.agreement],
+            empty=not data.agreement,
         ),
         Chart(
             slug="spend",
@@ -180,3 +181,31 @@ def dashboard_charts(data: DashboardData) -> list[Chart]:
         ),
     ]
     return charts + enrichment_charts(data.enrichment)
+
+
+def _verdict_confidence_chart(data: DashboardData) -> Chart:
+    """Decided claims by their fact-check score: the confidence the queue and claim page show."""
+    tenths = [f"{n / 10:.1f} to {(n + 1) / 10:.1f}" for n in range(10)]
+    tiers = data.confidence_tiers
+    scored = sum(data.verdict_confidence)
+    return Chart(
+        slug="verdict-confidence",
+        title="Verdict confidence",
+        summary=(
+            f"{scored} decided claims by fact-check score: {tiers.get('high', 0)} high, "
+            f"{tiers.get('medium', 0)} medium and {tiers.get('low', 0)} low confidence."
+        ),
+        svg=bar_chart(
+            title="Verdict confidence",
+            desc="Decided claims per tenth of their fact-check score, from 0 to 1",
+            categories=[f"{n / 10:.1f}" for n in range(10)],
+            series=[Series("Claims", data.verdict_confidence, "s-main")],
+            x_label="fact-check score (each bar from its value to the next tenth)",
+            y_label="claims",
+        ),
+        headers=["Fact-check score", "Claims"],
+        rows=[
+            [label, str(n)] for label, n in zip(tenths, data.verdict_confidence, strict=True) if n
+        ],
+        empty=scored == 0,
+    )

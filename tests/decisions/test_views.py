@@ -622,7 +622,8 @@ def test_the_dashboard_draws_each_chart_with_its_numbers(editor_client: Client) 
         "Overrides rate",
         "Queries and crawls per claim",
         "Provider latency and success",
-        "Confidence histogram",
+        "Verdict confidence",
+        "Provider agreement",
         "Spend against the budget",
     ):
         assert f">{title}</h2>" in page
