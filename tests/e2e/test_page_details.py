@@ -1,0 +1,28 @@
+"""Small things a new user met on the pages: a safe default tier, one id per field, and a way
+back to the app from the API docs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from evidence.models import Domain, Tier
+from tests.e2e.test_review_desk import sign_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_new_domain_counts_as_other_unless_the_admin_chooses(
+    live_server: Any, page: Any, admin_user: Any
+) -> None:
+    sign_in(page, live_server, admin_user)
+    page.goto(f"{live_server.url}/domains/")
+    page.get_by_text("Add a domain").click()
+    tier = page.locator("details.add-domain").get_by_label("Tier")
+    expect(tier).to_have_value(Tier.OTHER)
+    page.locator("details.add-domain").get_by_label("Domain").fill("newsletter.example")
+    page.get_by_role("button", name="Add domain").click()
+    expect(page.locator("#messages")).to_contain_text("newsletter.example")
+    assert Domain.objects.get(name="newsletter.example").tier == Tier.OTHER
