@@ -118,6 +118,12 @@ class BatchSubmitForm(DeskForm):
         required=False, max_length=CHANNEL_MAX_CHARS, label="Channel for all of them"
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # It shares its page with the one-claim form: its own ids, so that each label names
+        # its own field ("id_batch_source_channel" beside "id_source_channel").
+        kwargs.setdefault("auto_id", "id_batch_%s")
+        super().__init__(*args, **kwargs)
+
     def clean_lines(self) -> list[str]:
         lines = self.cleaned_data["lines"].splitlines()
         if sum(1 for line in lines if line.strip()) > BATCH_MAX_LINES:

@@ -26,3 +26,20 @@ def test_a_new_domain_counts_as_other_unless_the_admin_chooses(
     page.get_by_role("button", name="Add domain").click()
     expect(page.locator("#messages")).to_contain_text("newsletter.example")
     assert Domain.objects.get(name="newsletter.example").tier == Tier.OTHER
+
+
+def test_every_field_of_the_check_a_claim_page_has_its_own_id(
+    live_server: Any, page: Any, editor: Any
+) -> None:
+    sign_in(page, live_server, editor)
+    page.goto(f"{live_server.url}/claims/new/")
+    duplicated = page.evaluate(
+        """() => { const ids = [...document.querySelectorAll('[id]')].map(e => e.id);
+                   return ids.filter((id, i) => ids.indexOf(id) !== i); }"""
+    )
+    assert duplicated == []
+    # Each channel label leads to its own form's field.
+    page.get_by_label("Channel for all of them").fill("@batch")
+    page.get_by_label("Channel", exact=True).fill("@one")
+    expect(page.locator("#id_batch_source_channel")).to_have_value("@batch")
+    expect(page.locator("#id_source_channel")).to_have_value("@one")
