@@ -43,3 +43,12 @@ def test_every_field_of_the_check_a_claim_page_has_its_own_id(
     page.get_by_label("Channel", exact=True).fill("@one")
     expect(page.locator("#id_batch_source_channel")).to_have_value("@batch")
     expect(page.locator("#id_source_channel")).to_have_value("@one")
+
+
+def test_the_api_docs_lead_back_to_the_app(live_server: Any, page: Any, editor: Any) -> None:
+    sign_in(page, live_server, editor)
+    page.goto(f"{live_server.url}/api/docs")
+    expect(page.locator("#swagger-ui")).to_contain_text("ClaimCheck API", timeout=15_000)
+    page.get_by_role("link", name="← Back to ClaimCheck").click()
+    expect(page).to_have_url(f"{live_server.url}/")
+    expect(page.get_by_role("heading", name="Claims", exact=True)).to_be_visible()
