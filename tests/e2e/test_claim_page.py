@@ -24,6 +24,9 @@ def test_an_editor_reads_the_summary_the_dates_and_a_quote_in_context(
     sign_in(page, live_server, editor)
     page.goto(f"{live_server.url}/claims/{claim.pk}/")
 
+    # A plain English claim reads as English, without an "unsure".
+    language = page.locator("dl.meta div", has=page.get_by_text("Language", exact=True))
+    expect(language.locator("dd")).to_have_text("English")
     summary = page.locator("#verdict-summary")
     expect(summary).to_contain_text("veltria.example (official)")
     expect(summary).to_contain_text("confirm the claim")
