@@ -27,6 +27,10 @@ def test_an_editor_reads_the_summary_the_dates_and_a_quote_in_context(
     # A plain English claim reads as English, without an "unsure".
     language = page.locator("dl.meta div", has=page.get_by_text("Language", exact=True))
     expect(language.locator("dd")).to_have_text("English")
+    # A company is an organisation, not a person.
+    expect(page.locator(".entities .entity", has_text="Veltria Motors")).to_have_attribute(
+        "title", "organization"
+    )
     summary = page.locator("#verdict-summary")
     expect(summary).to_contain_text("veltria.example (official)")
     expect(summary).to_contain_text("confirm the claim")
