@@ -74,3 +74,21 @@ def test_an_admin_adds_an_alias_finds_it_by_search_and_removes_it(
     expect(rows).to_have_count(0)
     screenshot("aliases-removed")
     assert not EntityAlias.objects.filter(alias="Google").exists()
+
+
+def test_a_search_for_one_city_does_not_find_another_whose_name_ends_like_it(
+    live_server: Any, page: Any, admin_user: Any
+) -> None:
+    EntityAlias.objects.all().delete()
+    alias_create(name="Kyiv", alias="Київ", kind="place")
+    alias_create(name="Kharkiv", alias="Харків", kind="place")
+    sign_in(page, live_server, admin_user)
+    page.goto(f"{live_server.url}/domains/aliases/")
+    page.locator("#f-kind").select_option("place")
+    page.locator("#f-q").fill("kyiv")
+    rows = page.locator("#alias-results tbody tr")
+    expect(page.locator("#alias-results .result-count")).to_have_text(
+        "1 alias matches these filters"
+    )
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("Київ")
