@@ -3,6 +3,9 @@
     manage.py evaluate ../shared/eval/averitec-dev/dev.json --format averitec [--limit N]
     manage.py evaluate ../shared/eval/climate-fever/climate-fever.jsonl --format climate-fever
 
+The datasets are third-party and not shipped: a path with no file stops the command with one
+line that says so.
+
 By default the run gets a scratch SQLite database of its own: the command runs itself again in
 a subprocess with DATABASE_URL pointing at a temporary file, migrated first, so thousands of
 evaluation claims never reach the real database. `--in-place` runs against the configured
@@ -74,8 +77,13 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["path"])
+        if path.is_dir():
+            raise CommandError(f"{path} is a folder: give the dataset's file")
         if not path.is_file():
-            raise CommandError(f"{path} is not a file")
+            raise CommandError(
+                f"{path.absolute()} not found: the datasets are third-party and not shipped; "
+                "give the path of your copy (see the README, 'Measuring verdict quality')"
+            )
         if options["limit"] is not None and options["limit"] < 1:
             raise CommandError("--limit must be at least 1")
         if options["in_place"]:
