@@ -3,7 +3,8 @@
 Usage (from the repo root):
     .venv/bin/python bench/extraction_bench.py [--limit N] [--only dates|text]
 
-Reads third-party pages from ../shared/eval (never copied into the repo):
+Reads third-party pages from ../shared/eval, or the folder CLAIMCHECK_EVAL_DATA names (never
+copied into the repo):
 - htmldate-eval (800 pages, gold publication day) and fundus-news (258 news pages, gold
   publishing timestamp): day-level accuracy of extract_document().published_at, against plain
   htmldate.find_date(extensive_search=True) (and, for reference, with original_date=True) run
@@ -29,14 +30,16 @@ from datetime import date, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EVAL = ROOT.parent / "shared" / "eval"
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 
 import htmldate  # noqa: E402
 import trafilatura  # noqa: E402
 
+from claimcheck.evaldata import eval_data_dir, missing_data  # noqa: E402
 from evidence.extraction import extract_document  # noqa: E402
+
+EVAL = eval_data_dir()
 
 
 def _read_gz(folder: Path, name: str) -> bytes | None:
@@ -166,23 +169,24 @@ def main() -> int:
     parser.add_argument("--only", choices=["dates", "text"], default=None)
     args = parser.parse_args()
     if not EVAL.is_dir():
-        print("skipped: ../shared/eval not found")
-        return 0
+        # Nothing to measure: one line, and a failing exit, so that no one reads on for figures.
+        print(missing_data(EVAL, what="evaluation data"), file=sys.stderr)
+        return 2
     wall = time.perf_counter()
     if args.only in (None, "dates"):
         if (EVAL / "htmldate-eval").is_dir():
             bench_dates("htmldate-eval", _htmldate_pages(args.limit))
         else:
-            print("skipped: ../shared/eval/htmldate-eval not found")
+            print("skipped: " + missing_data(EVAL / "htmldate-eval", what="htmldate-eval"))
         if (EVAL / "fundus-news").is_dir():
             bench_dates("fundus-news", _fundus_pages(args.limit))
         else:
-            print("skipped: ../shared/eval/fundus-news not found")
+            print("skipped: " + missing_data(EVAL / "fundus-news", what="fundus-news"))
     if args.only in (None, "text"):
         if (EVAL / "trafilatura-eval").is_dir():
             bench_text(args.limit)
         else:
-            print("skipped: ../shared/eval/trafilatura-eval not found")
+            print("skipped: " + missing_data(EVAL / "trafilatura-eval", what="trafilatura-eval"))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     wall = time.perf_counter() - wall
     print(f"\npeak memory (max RSS of the whole run): {peak_mb:.0f} MB; wall {wall:.0f} s")

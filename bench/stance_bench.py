@@ -3,13 +3,14 @@
 Usage (from the repo root):
     .venv/bin/python bench/stance_bench.py [--json OUT] [--limit N] [--sets a,b] [--sweep]
 
-The held-out splits of `training/stance/pairs.py` (read from ../shared/eval): Climate-FEVER's odd
-claims (five labelled Wikipedia sentences each), COVID-Fact's held-out sources (real claims and
-their word-swapped counter-claims reported apart), and the held-out parts of HealthVer, SICK,
-WiCE, LIAR-PLUS, the contrastive page pairs and the distractors (a claim against another claim's
-evidence on its topic, which should read as neither), each set apart. For the model it also prints
-pairs per second on one core, load time and the memory it adds, and how often its readings are
-right at each probability, which is where its confidence levels are set. --sweep prints the
+The held-out splits of `training/stance/pairs.py` (read from ../shared/eval, or the folder
+CLAIMCHECK_EVAL_DATA names): Climate-FEVER's odd claims (five labelled Wikipedia sentences
+each), COVID-Fact's held-out sources (real claims and their word-swapped counter-claims reported
+apart), and the held-out parts of HealthVer, SICK, WiCE, LIAR-PLUS, the contrastive page pairs
+and the distractors (a claim against another claim's evidence on its topic, which should read as
+neither), each set apart. For the model it also prints pairs per second on one core, load time
+and the memory it adds, and how often its readings are right at each probability, which is
+where its confidence levels are set. --sweep prints the
 lexical scorer's two relevance thresholds over a grid, on Climate-FEVER's even (tuning) claims.
 """
 
@@ -25,12 +26,14 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-EVAL = ROOT.parent / "shared" / "eval"
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
+from claimcheck.evaldata import eval_data_dir, missing_data  # noqa: E402
 from training.stance import pairs as data  # noqa: E402
+
+EVAL = eval_data_dir()
 
 CLASSES = data.LABELS
 
@@ -303,8 +306,9 @@ def main() -> int:
     parser.add_argument("--sweep", action="store_true")
     args = parser.parse_args()
     if not EVAL.is_dir():
-        print("skipped: ../shared/eval not found")
-        return 0
+        # Nothing to measure: one line, and a failing exit, so that no one reads on for figures.
+        print(missing_data(EVAL, what="evaluation data"), file=sys.stderr)
+        return 2
 
     import django
 

@@ -55,6 +55,14 @@ SaneDate = Annotated[date, BeforeValidator(_written_as_date), AfterValidator(_sa
 SaneDateTime = Annotated[datetime, BeforeValidator(_written_as_date), AfterValidator(_sane)]
 
 
+def _blank_is_none(value: object) -> object:
+    return None if isinstance(value, str) and not value.strip() else value
+
+
+# A list filter's date: left empty (`?from=&to=`, as a form sends it) it filters nothing.
+FilterDate = Annotated[SaneDate | None, BeforeValidator(_blank_is_none)]
+
+
 def validate_date_range(value: date | datetime | None) -> None:
     """A Django form field validator with the same rule."""
     if value is not None and not date_in_range(value):

@@ -1,9 +1,17 @@
 """Which language a text is in, offline: py3langid's model, which ships inside its wheel.
 
 Every claim, search snippet and page gets a language code (ISO 639-1) and the detector's
-confidence (0-1, its normalised probability). The pipeline uses them to decide which
-languages to search in: English and Russian are read as they are; a claim in any other
-language, or one the detector is unsure of (a mix of languages), is also searched in English.
+confidence, 0.5 to 1: how much likelier the language is than the next likeliest (its share of
+the two). The pipeline uses them to decide which languages to search in: English and Russian
+are read as they are; a claim in any other language, or one the detector is unsure of (a mix of
+two languages), is also searched in English.
+
+Why not the model's own probability: spread over all its languages, it stays low for a short
+plain sentence ("Inflation rose to 5%" is English at 0.21, the rest shared among dozens of
+languages, none near), which read as "unsure" for nearly every claim. What matters is whether
+another language comes close; a text in two languages has two close ones. Only languages with a
+two-letter code (the codes stored) compete, so that an English sentence is not unsure because
+Nigerian Pidgin, an English creole, comes close.
 """
 
 from __future__ import annotations
@@ -74,8 +82,10 @@ def detect_language(text: str) -> LanguageGuess:
     sample = " ".join(text[:MAX_CHARS].split())
     if len(_LETTER.findall(sample)) < MIN_LETTERS:
         return UNKNOWN
-    code, probability = _Identifier.get().classify(sample)
-    return LanguageGuess(str(code), round(float(probability), 3))
+    ranked = (pair for pair in _Identifier.get().rank(sample) if len(pair[0]) == 2)
+    (code, first), (_, second) = next(ranked), next(ranked)
+    share = float(first) / (float(first) + float(second)) if first + second > 0 else 0.0
+    return LanguageGuess(str(code), round(share, 3))
 
 
 def language_name(code: str) -> str:

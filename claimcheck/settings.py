@@ -11,6 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 from claimcheck.env import (
     database_from_url,
     env_bool,
+    env_choice,
     env_file_load,
     env_int,
     env_list,
@@ -215,10 +216,19 @@ CLAIMCHECK_SCRUB_QUERY_LOGS = env_bool("CLAIMCHECK_SCRUB_QUERY_LOGS", default=Fa
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"json": {"()": "claimcheck.logs.JsonFormatter"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "json"}},
+    "formatters": {
+        "console": {
+            "()": "claimcheck.logs.console_formatter",
+            "log_format": env_choice(
+                "CLAIMCHECK_LOG_FORMAT", choices=("auto", "json", "text"), default="auto"
+            ),
+        }
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "console"}},
     "root": {"handlers": ["console"], "level": env_str("CLAIMCHECK_LOG_LEVEL", "INFO")},
     "loggers": {
+        # Its start-up line ("AXES: BEGIN ...") at every command says nothing a user needs.
+        "axes.apps": {"level": "WARNING"},
         "LiteLLM": {"level": "WARNING"},
         "httpx": {"level": "WARNING"},
         "trafilatura": {"level": "ERROR"},

@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
-from claimcheck.daterange import SaneDate, SaneDateTime
+from claimcheck.daterange import FilterDate, SaneDate, SaneDateTime
 from claimcheck.errors import ApplicationError
 from claimcheck.models import Claim, ClaimStatus, Outcome
 from claimcheck.roles import AuthenticatedHttpRequest, require_editor
@@ -324,8 +324,8 @@ def get_claim(request: AuthenticatedHttpRequest, claim_id: int) -> Status[Any]:
 class ClaimFilters(Schema):
     status: ClaimStatus | None = None
     outcome: str | None = None
-    created_from: SaneDate | None = Field(None, alias="from")
-    created_to: SaneDate | None = Field(None, alias="to")
+    created_from: FilterDate = Field(None, alias="from")
+    created_to: FilterDate = Field(None, alias="to")
     q: str | None = None
     limit: int = Field(50, ge=1, le=200)
     offset: int = Field(0, ge=0, le=OFFSET_MAX)

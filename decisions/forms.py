@@ -11,6 +11,7 @@ from django import forms
 from claimcheck.daterange import validate_date_range
 from claimcheck.models import CLAIM_MAX_CHARS, ClaimStatus, Outcome
 from decisions.models import COMMENT_MAX_CHARS
+from decisions.selectors import QUEUE_SORT_DEFAULT, QUEUE_SORTS
 from decisions.services import BATCH_MAX_CLAIMS, CHANNEL_MAX_CHARS, REASON_MAX_CHARS
 from evidence.forms import DeskForm
 
@@ -54,6 +55,9 @@ class QueueFilterForm(DeskForm):
     created_to = forms.DateField(
         validators=[validate_date_range], required=False, label="To", widget=DateInput()
     )
+    sort = forms.ChoiceField(
+        required=False, choices=[(key, key) for key in QUEUE_SORTS], label="Order"
+    )
 
     def clean(self) -> dict[str, object]:
         data = super().clean() or {}
@@ -76,6 +80,11 @@ class QueueFilterForm(DeskForm):
             "created_from": data.get("created_from"),
             "created_to": data.get("created_to"),
         }
+
+    def order(self) -> str:
+        """The queue's order: a column's key from `QUEUE_SORTS`, newest first by default."""
+        data = self.cleaned_data if self.is_bound else {}
+        return str(data.get("sort") or QUEUE_SORT_DEFAULT)
 
 
 class ClaimSubmitForm(DeskForm):
@@ -108,6 +117,12 @@ class BatchSubmitForm(DeskForm):
     source_channel = forms.CharField(
         required=False, max_length=CHANNEL_MAX_CHARS, label="Channel for all of them"
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # It shares its page with the one-claim form: its own ids, so that each label names
+        # its own field ("id_batch_source_channel" beside "id_source_channel").
+        kwargs.setdefault("auto_id", "id_batch_%s")
+        super().__init__(*args, **kwargs)
 
     def clean_lines(self) -> list[str]:
         lines = self.cleaned_data["lines"].splitlines()

@@ -86,3 +86,17 @@ class Comment(models.Model):
 
     def __str__(self) -> str:
         return f"{self.author_id} on {self.claim_id}"
+
+
+class SavedQueue(models.Model):
+    """An editor's own view of the queue: the filters and order of the Claims page, kept to come
+    back to in one click ("My queue"). `query` is the page's query string, known filters only."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_queue"
+    )
+    query = models.CharField(max_length=1000, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.query}"

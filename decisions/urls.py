@@ -6,6 +6,7 @@ urlpatterns = [
     path("", views.claim_list, name="home"),
     path("claims/live/", views.claim_queue_live, name="claim_queue_live"),
     path("claims/bulk/", views.claims_bulk, name="claims_bulk"),
+    path("claims/mine/", views.my_queue, name="my_queue"),
     path("claims/review/next/", views.claim_review_next, name="claim_review_next"),
     path("claims/new/", views.claim_new, name="claim_new"),
     path("claims/new/batch/", views.claim_new_batch, name="claim_new_batch"),

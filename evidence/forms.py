@@ -80,6 +80,9 @@ class DomainAddForm(DomainEditForm):
         label="Domain",
         help_text="A registrable domain (reuters.com covers its subdomains) or a suffix like .gov.",
     )
+    # A new domain counts as little as any unlisted source until an admin chooses otherwise:
+    # the lowest tier that still counts (social media never does), as the API defaults to.
+    tier = forms.ChoiceField(choices=Tier.choices, initial=Tier.OTHER)
     field_order = ["name", "tier", "weight_override", "denied", "note"]
 
 

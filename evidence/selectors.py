@@ -57,14 +57,15 @@ def domain_for_admin(*, user: User, key: str | int) -> Domain:
 def alias_list(*, search: str = "", kind: str = "") -> QuerySet[EntityAlias]:
     """Aliases by name, then alias, each with who changed it last. `search` matches the name,
     the alias or the note ignoring case, and from three letters on the alias by its matching
-    key too: "kyiv" finds "Київ", and "київ" finds it on SQLite as well (whose LIKE folds only
-    ASCII letters)."""
+    key too, from the start of one of its words: "kyiv" finds "Київ", and "київ" finds it on
+    SQLite as well (whose LIKE folds only ASCII letters). Not inside a word: the key of "kyiv"
+    ("kiv") ends the key of "Харків" ("kharkiv"), which is another city."""
     aliases = EntityAlias.objects.select_related("updated_by")
     if search := search.strip():
         matches = Q(name__icontains=search) | Q(alias__icontains=search) | Q(note__icontains=search)
         key = entity_key(search)
         if len(key) >= 3:
-            matches |= Q(key__contains=key)
+            matches |= Q(key__startswith=key) | Q(key__contains=f" {key}")
         aliases = aliases.filter(matches)
     if kind:
         aliases = aliases.filter(kind=kind)

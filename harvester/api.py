@@ -8,7 +8,7 @@ from typing import Any
 
 from ninja import Field, Query, Router, Schema, Status
 
-from claimcheck.daterange import SaneDate
+from claimcheck.daterange import FilterDate
 from claimcheck.roles import AuthenticatedHttpRequest, require_editor
 from claimcheck.schemas import OFFSET_MAX, ErrorOut, InputSchema
 from harvester.errors import InvalidSearchRequest
@@ -157,8 +157,8 @@ def get_search_run(request: AuthenticatedHttpRequest, run_id: int) -> Status:
 def list_search_runs(
     request: AuthenticatedHttpRequest,
     query: str | None = None,
-    date_from: SaneDate | None = Query(None, alias="from"),  # noqa: B008
-    date_to: SaneDate | None = Query(None, alias="to"),  # noqa: B008
+    date_from: FilterDate = Query(None, alias="from"),  # noqa: B008
+    date_to: FilterDate = Query(None, alias="to"),  # noqa: B008
     limit: int = Query(50, ge=1, le=200),
     offset: int = Query(0, ge=0, le=OFFSET_MAX),
 ) -> Status:

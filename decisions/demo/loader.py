@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
@@ -218,9 +219,10 @@ def _as_extra(summary: DemoSummary) -> dict[str, Any]:
     return {key: getattr(summary, key) for key in summary.__dataclass_fields__}
 
 
-def demo_claims_decide(*, progress: Callable[[int, int, str], None] | None = None) -> int:
+def demo_claims_decide(*, progress: Callable[[int, int, str], None] | None = None) -> Counter[str]:
     """Check every demo claim that is not in the queue yet, in the foreground, so that a first
-    login finds them decided. Returns how many were checked; safe to run again."""
+    login finds them decided. Returns how many of those checked reached each outcome ("True",
+    "False", "Invalid", or the claim's status if it has none); safe to run again."""
     from claimcheck.models import Claim, claim_hash
     from decisions.pipeline import claim_pipeline_run
     from decisions.services import claim_submit
@@ -232,6 +234,7 @@ def demo_claims_decide(*, progress: Callable[[int, int, str], None] | None = Non
             normalized_hash=claim_hash(demo.text), source_channel=demo.source_channel
         ).exists()
     ]
+    tally: Counter[str] = Counter()
     for number, demo in enumerate(missing, start=1):
         if progress is not None:
             progress(number, len(missing), demo.text)
@@ -244,4 +247,6 @@ def demo_claims_decide(*, progress: Callable[[int, int, str], None] | None = Non
         )
         if created:
             claim_pipeline_run(claim_id=claim.pk)
-    return len(missing)
+            claim.refresh_from_db()
+        tally[claim.get_outcome_display() or claim.status] += 1
+    return tally

@@ -1,6 +1,7 @@
 """The decisions app's reads, by subject: `claims` (the queue, lookups with the role check,
-the review order), `claim_page` (the timeline and everything the claim page shows) and
-`dashboard`. Pages and the API call the same ones; writes are in `decisions.services`."""
+the review order), `claim_page` (the timeline and everything the claim page shows),
+`dashboard`, and `progress` (how far a claim being checked has got). Pages and the API call the
+same ones; writes are in `decisions.services`."""
 
 from decisions.selectors.claim_page import (
     AgreementBars,
@@ -18,6 +19,8 @@ from decisions.selectors.claim_page import (
     timeline,
 )
 from decisions.selectors.claims import (
+    QUEUE_SORT_DEFAULT,
+    QUEUE_SORTS,
     ClaimHistory,
     QueueState,
     also_reported_by,
@@ -30,6 +33,7 @@ from decisions.selectors.claims import (
     needs_review_count,
     queue_state,
     review_neighbour,
+    saved_queue_query,
 )
 from decisions.selectors.dashboard import (
     CLAIM_LATENCY_BUCKETS_S,
@@ -43,15 +47,19 @@ from decisions.selectors.dashboard import (
     dashboard_totals,
     enrichment_metrics,
 )
+from decisions.selectors.progress import Progress, claims_progress, progress_of
 
 __all__ = [
     "CLAIM_LATENCY_BUCKETS_S",
     "PROVIDER_LATENCY_BUCKETS_MS",
+    "QUEUE_SORTS",
+    "QUEUE_SORT_DEFAULT",
     "AgreementBars",
     "ClaimHistory",
     "ClaimPage",
     "DashboardData",
     "EnrichmentMetrics",
+    "Progress",
     "ProviderHealth",
     "ProviderStats",
     "QueueState",
@@ -68,6 +76,7 @@ __all__ = [
     "claim_page",
     "claim_queue",
     "claim_source_counts",
+    "claims_progress",
     "dashboard_data",
     "dashboard_totals",
     "enrichment_metrics",
@@ -75,9 +84,11 @@ __all__ = [
     "last_event_sequence",
     "latest_totals",
     "needs_review_count",
+    "progress_of",
     "queue_state",
     "review_neighbour",
     "run_changes",
+    "saved_queue_query",
     "shown_proof",
     "timeline",
 ]

@@ -25,6 +25,7 @@ from decisions.pipeline import evidence_hit
 from decisions.proof import proof_as_shown, render_proof
 from decisions.ranking import top_per_side
 from decisions.selectors.claims import also_reported_by
+from decisions.selectors.progress import DOING, Progress, progress_of
 from decisions.summary import verdict_summary
 from evidence.entities import Entity, extract_entities
 from evidence.models import Evidence, FactCheckMatch
@@ -52,6 +53,11 @@ class TimelineEntry:
     @property
     def kind(self) -> str:
         return self.event.kind
+
+    @property
+    def doing(self) -> str:
+        """What the claim is doing once this step is on its timeline."""
+        return DOING.get(self.event.kind, "working")
 
 
 @dataclass(frozen=True)
@@ -177,6 +183,54 @@ def run_changes(*, current: Verdict, previous: Verdict) -> RunChanges:
 
 
 @dataclass(frozen=True)
+class SourceBullet:
+    """A source as the verdict card lists it. Its quote is shown once on the page: in its row of
+    the evidence table when that row is shown (`evidence_id`), else here (`excerpt`)."""
+
+    publisher: str
+    url: str
+    title: str
+    stance: str
+    excerpt: str
+    evidence_id: int | None
+
+
+def _bullets(sources: Any, *, shown: list[Evidence], limit: int) -> list[SourceBullet]:
+    """Each source with the shown row it was read from: the row of its address and stance,
+    else the first row of its address."""
+    by_url: dict[str, int] = {}
+    by_url_stance: dict[tuple[str, str], int] = {}
+    for row in shown:
+        by_url.setdefault(row.url, row.pk)
+        by_url_stance.setdefault((row.url, row.stance), row.pk)
+    bullets = []
+    for source in (sources or [])[:limit]:
+        if not isinstance(source, dict):
+            continue
+        url, stance = str(source.get("url") or ""), str(source.get("stance") or "")
+        bullets.append(
+            SourceBullet(
+                publisher=str(source.get("publisher") or ""),
+                url=url,
+                title=str(source.get("title") or ""),
+                stance=stance,
+                excerpt=str(source.get("excerpt") or ""),
+                evidence_id=by_url_stance.get((url, stance), by_url.get(url)),
+            )
+        )
+    return bullets
+
+
+def _point_at_table(runs: list[TimelineRun], shown: set[int]) -> None:
+    """An evidence step whose row the table shows points at that row instead of repeating its
+    quote."""
+    for run in runs:
+        for entry in run.entries:
+            if entry.kind == EventKind.EVIDENCE:
+                entry.data["in_table"] = entry.data.get("evidence_id") in shown
+
+
+@dataclass(frozen=True)
 class ClaimPage:
     """Everything the claim page shows, loaded with a fixed number of queries."""
 
@@ -203,6 +257,12 @@ class ClaimPage:
     max_per_side: int = 0
     entities: list[Entity] = field(default_factory=list)
     """Who and what the claim names, as searched and compared."""
+    progress: Progress | None = None
+    """While the claim is being checked: its step and what it is doing."""
+    support_bullets: list[SourceBullet] = field(default_factory=list)
+    """The verdict's counted sources, as its card lists them."""
+    background_bullets: list[SourceBullet] = field(default_factory=list)
+    """Pages read that took no side, as the verdict card lists them."""
 
 
 def shown_proof(verdict: Verdict, overrides: list[Override]) -> str:
@@ -260,9 +320,11 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         others = also_reported_by(claim=claim)
         comments = list(claim.comments.select_related("author"))
     verdict = verdicts[0] if verdicts and verdicts[0].run_number == claim.run_number else None
+    runs = timeline(events=events)
+    _point_at_table(runs, {row.pk for row in evidence})
     return ClaimPage(
         claim=claim,
-        runs=timeline(events=events),
+        runs=runs,
         last_sequence=events[-1].sequence if events else 0,
         totals=latest_totals(claim=claim, events=events),
         evidence=evidence,
@@ -286,6 +348,13 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         beyond_top=len(distinct) - len(evidence),
         max_per_side=config.retention.max_per_side,
         entities=extract_entities(claim.text, language=claim.language) if full else [],
+        progress=None if claim.is_terminal else progress_of(kinds=[event.kind for event in events]),
+        support_bullets=[]
+        if verdict is None
+        else _bullets(verdict.sources, shown=evidence, limit=5),
+        background_bullets=[]
+        if verdict is None
+        else _bullets(verdict.unsided, shown=evidence, limit=5),
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
@@ -20,7 +21,7 @@ from claimcheck.models import (
     claim_tokens,
 )
 from claimcheck.roles import require_editor
-from decisions.models import Override, Verdict, VerdictReason
+from decisions.models import Override, SavedQueue, Verdict, VerdictReason
 from evidence.models import Evidence, FactCheckMatch, Stance
 
 _TERMS = re.compile(r'"([^"]+)"|(\S+)')
@@ -29,6 +30,24 @@ _TERMS = re.compile(r'"([^"]+)"|(\S+)')
 def _search_terms(q: str) -> list[str]:
     """Words of a search, with "quoted phrases" kept whole; every term must match."""
     return [phrase or word for phrase, word in _TERMS.findall(q) if (phrase or word).strip()][:8]
+
+
+# The queue's orders: a column's key, "-" in front for the other way; ties go newest first.
+QUEUE_SORTS: dict[str, tuple[Any, ...]] = {
+    "-created": (F("created_at").desc(), F("id").desc()),
+    "created": (F("created_at").asc(), F("id").asc()),
+    "-support": (F("support_total").desc(),),
+    "support": (F("support_total").asc(),),
+    "-refute": (F("refute_total").desc(),),
+    "refute": (F("refute_total").asc(),),
+    "-confidence": (F("fact_check_score").desc(nulls_last=True),),
+    "confidence": (F("fact_check_score").asc(nulls_last=True),),
+    "outcome": (F("outcome").asc(),),
+    "-outcome": (F("outcome").desc(),),
+    "channel": (F("source_channel").asc(),),
+    "-channel": (F("source_channel").desc(),),
+}
+QUEUE_SORT_DEFAULT = "-created"
 
 
 def claim_queue(
@@ -42,10 +61,11 @@ def claim_queue(
     needs_review: bool = False,
     channel: str = "",
     assigned_to: int | None = None,
+    sort: str = QUEUE_SORT_DEFAULT,
 ) -> QuerySet[Claim]:
-    """Claims newest first, each with `leaning` (its current verdict leans, below the agreement
-    score). `overridden` is "yes", "no" or "" (either); `needs_review` keeps decided claims no
-    editor has reviewed yet."""
+    """Claims in the order `sort` names (`QUEUE_SORTS`; newest first by default), each with
+    `leaning` (its current verdict leans, below the agreement score). `overridden` is "yes",
+    "no" or "" (either); `needs_review` keeps decided claims no editor has reviewed yet."""
     leaning = Verdict.objects.filter(
         claim=OuterRef("pk"), run_number=OuterRef("run_number"), reason=VerdictReason.LEANING
     )
@@ -68,7 +88,8 @@ def claim_queue(
         claims = claims.filter(source_channel=channel)
     if assigned_to is not None:
         claims = claims.filter(assigned_to_id=assigned_to)
-    return claims.select_related("assigned_to").order_by("-created_at", "-id")
+    order = QUEUE_SORTS.get(sort, QUEUE_SORTS[QUEUE_SORT_DEFAULT])
+    return claims.select_related("assigned_to").order_by(*order, "-created_at", "-id")
 
 
 def claim_get(*, claim_id: int, with_people: bool = False) -> Claim:
@@ -178,6 +199,12 @@ def claim_history(*, claim: Claim) -> ClaimHistory:
         fact_checks=list(claim.fact_checks.all()),
         also_reported_by=also_reported_by(claim=claim),
     )
+
+
+def saved_queue_query(*, user: User) -> str | None:
+    """The editor's saved queue as a query string of the Claims page, or None if none is saved
+    ("" is the whole queue, newest first)."""
+    return SavedQueue.objects.filter(user=user).values_list("query", flat=True).first()
 
 
 def needs_review_count() -> int:

@@ -9,14 +9,15 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
-from django.db.models import Count
-from django.db.models.functions import TruncDate
+from django.db.models import Count, F, Value
+from django.db.models.functions import Floor, Least, TruncDate
 from django.utils import timezone
 
 from claimcheck.config import get_config
 from claimcheck.models import (
     Claim,
     ClaimStatus,
+    ConfidenceTier,
     EventKind,
     Outcome,
     PipelineEvent,
@@ -173,7 +174,9 @@ class DashboardData:
     queries_per_claim: list[tuple[int, int]]  # (queries used, claims)
     crawls_per_claim: list[tuple[int, int]]
     providers: list[ProviderStats]
-    confidence: list[tuple[int, int]]  # (providers agreeing on a URL, results)
+    agreement: list[tuple[int, int]]  # (providers agreeing on a URL, results)
+    verdict_confidence: list[int]  # decided claims per tenth of the fact-check score, 0 to 1
+    confidence_tiers: dict[str, int]  # decided claims per confidence tier (high, medium, low)
     spend_today: Decimal
     spend_month: Decimal
     budget_daily: Decimal
@@ -243,11 +246,28 @@ def dashboard_data(*, days: int = 30, runs_sampled: int = 2000) -> DashboardData
         )
         for name, values in sorted(latencies.items())
     ]
-    confidence = list(
+    agreement = list(
         ProcessedResult.objects.filter(run__run_timestamp__gte=since)
         .values_list("confidence")
         .annotate(n=Count("id"))
         .order_by("confidence")
+    )
+    # A score of exactly 1 belongs to the last tenth.
+    tenths = (
+        decided.exclude(fact_check_score=None)
+        .annotate(tenth=Least(Floor(F("fact_check_score") * 10), Value(9.0)))
+        .values_list("tenth")
+        .annotate(n=Count("id"))
+        .order_by()
+    )
+    verdict_confidence = [0] * 10
+    for tenth, n in tenths:
+        verdict_confidence[min(9, max(0, int(tenth)))] += n
+    tiers = dict(
+        decided.exclude(fact_check_tier="")
+        .values_list("fact_check_tier")
+        .annotate(n=Count("id"))
+        .order_by()
     )
     spend = current_spend()
     budgets = get_config().budgets
@@ -258,7 +278,9 @@ def dashboard_data(*, days: int = 30, runs_sampled: int = 2000) -> DashboardData
         queries_per_claim=spread("queries_used"),
         crawls_per_claim=spread("crawls_used"),
         providers=providers,
-        confidence=[(int(c), int(n)) for c, n in confidence],
+        agreement=[(int(c), int(n)) for c, n in agreement],
+        verdict_confidence=verdict_confidence,
+        confidence_tiers={tier: int(tiers.get(tier, 0)) for tier in ConfidenceTier.values},
         spend_today=spend.today,
         spend_month=spend.month,
         budget_daily=Decimal(str(budgets.daily_usd)),

@@ -1,8 +1,9 @@
 """The decisions app's writes: every action on a claim a page or an API client can ask for.
 
 - `claims`: submit one claim or a batch, re-run;
-- `verdicts`: override a verdict's outcome;
+- `verdicts`: override a verdict's outcome, or many claims' at once;
 - `review`: take, release, comment, mark reviewed;
+- `queue_views`: an editor's saved view of the queue;
 - `retention`: the daily sweep of evidence and pages past their TTL.
 
 Reads are in `decisions.selectors`; what these raise is in `decisions.errors`."""
@@ -22,6 +23,7 @@ from decisions.services.claims import (
     claims_submit_many,
     queue_check,
 )
+from decisions.services.queue_views import queue_query, saved_queue_set
 from decisions.services.review import (
     claim_mark_reviewed,
     claim_release,
@@ -29,7 +31,12 @@ from decisions.services.review import (
     claims_review_many,
     comment_add,
 )
-from decisions.services.verdicts import REASON_MAX_CHARS, current_verdict, verdict_override
+from decisions.services.verdicts import (
+    REASON_MAX_CHARS,
+    current_verdict,
+    verdict_override,
+    verdicts_override_many,
+)
 
 __all__ = [
     "BATCH_MAX_CLAIMS",
@@ -52,5 +59,8 @@ __all__ = [
     "comment_add",
     "current_verdict",
     "queue_check",
+    "queue_query",
+    "saved_queue_set",
     "verdict_override",
+    "verdicts_override_many",
 ]

@@ -35,6 +35,7 @@ from harvester.textutil import STOPWORDS
 
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
 _TOKEN = re.compile(r"[^\W\d_][\w'’.-]*[^\W_]|[^\W\d_]", re.UNICODE)
+_POSSESSIVE = re.compile(r"['’]s$")
 _CONNECTORS = frozenset({"of", "for", "the", "de", "la", "du", "von", "van", "der", "and"})
 _SLAVIC_STOPWORDS = frozenset(
     """в у на з із зі до від для про та і й а але що як це той ця цей які який яка по за при
@@ -53,14 +54,23 @@ _ORGANIZATION_WORDS = frozenset(
     organisation department office authority police army forces navy service fund foundation
     board assembly senate congress government administration bureau center centre network
     reuters press news times post journal школа
+    motors motor automotive airways airlines air rail railway railways logistics shipping
+    energy electric oil gas petroleum holdings holding industries capital partners
+    ventures investments insurance pharmaceuticals pharma labs laboratories technologies
+    systems solutions software media studios entertainment telecom communications enterprises
+    trust exchange hospital clinic college academy limited incorporated gmbh ag sa nv bv llp
     міністерство министерство рада совет банк комісія комиссия агентство університет
     университет інститут институт партія партия суд компанія компания уряд правительство дума
     служба фонд відомство ведомство адміністрація администрация поліція полиция армія
-    армия""".split()
+    армия група группа холдинг корпорація корпорация концерн завод""".split()
 )
+# Words that end a company's name ("Halden Rail"): two such names joined by "and" are two
+# organisations ("Halden Rail and Nordfrakt Logistics"), where "Department of Health and Human
+# Services" stays one.
+_COMPANY_ENDS = _ORGANIZATION_WORDS - {"union", "council", "court", "party", "government"}
 _OTHER_WORDS = frozenset(
     """act law regulation directive treaty agreement summit games cup championship award prize
-    day report plan programme program strategy bill accord protocol declaration
+    day report plan programme program strategy bill accord protocol declaration levy tax tariff
     закон угода соглашение саміт саммит договір договор""".split()
 )
 _PLACE_WORDS = frozenset(
@@ -162,6 +172,21 @@ def _name(words: list[str], *, after_title: bool, language: str) -> Entity:
     return _unknown(words, after_title=after_title, language=language)
 
 
+def _company_pair(run: list[str]) -> tuple[list[str], list[str]] | None:
+    """The two names of "Halden Rail and Nordfrakt Logistics", each ending in a company's
+    word; None for any other run."""
+    lowered = [w.lower() for w in run]
+    if "and" not in lowered:
+        return None
+    cut = lowered.index("and")
+    left, right = run[:cut], run[cut + 1 :]
+    if len(left) < 2 or len(right) < 2:
+        return None
+    if left[-1].lower() in _COMPANY_ENDS and right[-1].lower() in _COMPANY_ENDS:
+        return left, right
+    return None
+
+
 def _segment(
     run: list[str], *, after_title: bool, language: str, common_first: bool = False
 ) -> list[Entity]:
@@ -169,6 +194,13 @@ def _segment(
     with an organisation's or a document's word is one too, plus the sure names inside it
     ("Kyiv City Council" also names Kyiv). Otherwise the run is cut at titles and at sure
     names (the alias table, countries), and each piece between is one name."""
+    halves = _company_pair(run)
+    if halves is not None:
+        return [
+            entity
+            for half in halves
+            for entity in _segment(half, after_title=False, language=language)
+        ]
     whole = _known(run, language=language)
     lowered = {w.lower() for w in run}
     if whole is None and lowered & (_ORGANIZATION_WORDS | _OTHER_WORDS):
@@ -243,6 +275,12 @@ def _runs(tokens: list[str]) -> list[_Run | Entity]:
             if run is None:
                 run = _Run([], starts_sentence=position == 0, after_title=after_title)
                 out.append(run)
+            possessive = _POSSESSIVE.search(token)
+            if possessive is not None:
+                # "Halvard Energy's Nordvik": the name ends at its possessive.
+                run.words.append(token[: possessive.start()])
+                run = None
+                continue
             run.words.append(token)
             continue
         if run is not None and lowered in _CONNECTORS:

@@ -28,12 +28,14 @@ def refused(command: BaseCommand, path: str, problems: Sequence[object]) -> Comm
 
 
 def write_export(command: BaseCommand, text: str, path: str, noun: str) -> None:
-    """The CSV to `path`, or to standard output for '-'."""
+    """The CSV to `path`, or to standard output for '-'. A relative path is taken from the
+    directory the command runs in; the message names the file in full, so that it is found."""
     if path == "-":
         command.stdout.write(text, ending="")
         return
+    target = Path(path).absolute()
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        target.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise CommandError(f"cannot write {path}: {exc.strerror}") from exc
-    command.stdout.write(f"exported {text.count(chr(10)) - 1} {noun} to {path}")
+        raise CommandError(f"cannot write {target}: {exc.strerror}") from exc
+    command.stdout.write(f"exported {text.count(chr(10)) - 1} {noun} to {target}")

@@ -1,8 +1,7 @@
 // Keyboard shortcuts. A page offers one by marking a link, button or field with data-key="j";
 // the key then clicks the link or button, or moves focus to the field. "?" opens the list of
-// shortcuts (the #shortcuts dialog). Keys typed into a field are never taken.
-// Buttons with data-confirm ask first; "{n}" in the question is the number of checked boxes
-// named by data-confirm-count.
+// shortcuts (the #shortcuts dialog). Keys typed into a field are never taken. (A button with
+// data-confirm asks first: static/js/confirm.js.)
 (function () {
   "use strict";
 
@@ -32,7 +31,7 @@
       event.preventDefault();
       return;
     }
-    if (dialog && dialog.open) {
+    if (document.querySelector("dialog[open]")) {
       return;
     }
     var candidates = document.querySelectorAll('[data-key="' + CSS.escape(event.key) + '"]');
@@ -48,31 +47,4 @@
       target.focus();
     }
   });
-
-  document.addEventListener(
-    "click",
-    function (event) {
-      var button = event.target.closest ? event.target.closest("[data-confirm]") : null;
-      if (!button) {
-        return;
-      }
-      var question = button.getAttribute("data-confirm");
-      var counted = button.getAttribute("data-confirm-count");
-      if (counted) {
-        var n = document.querySelectorAll('input[name="' + counted + '"]:checked').length;
-        if (n === 0) {
-          window.alert("Select at least one claim first.");
-          event.preventDefault();
-          event.stopImmediatePropagation();
-          return;
-        }
-        question = question.replace("{n}", String(n)).replace("{s}", n === 1 ? "" : "s");
-      }
-      if (!window.confirm(question)) {
-        event.preventDefault();
-        event.stopImmediatePropagation();
-      }
-    },
-    true
-  );
 })();

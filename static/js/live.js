@@ -1,24 +1,109 @@
 // Live updates without inline script: every element marked data-live is asked to refresh
-// (an htmx "poll-tick" trigger) every two seconds, but only while the tab is visible. The
-// server leaves data-live off once nothing on the page is running, which ends the polling.
+// (an htmx "poll-tick" trigger) every two seconds, or every data-live-ms, but only while the tab
+// is visible. The server leaves data-live off once nothing on the page is running, which ends
+// the polling.
 (function () {
   "use strict";
   var PERIOD_MS = 2000;
+  var TICK_MS = 250;
+  var last = new WeakMap();
 
-  function tick() {
+  function tick(force) {
     if (document.visibilityState !== "visible" || !window.htmx) {
       return;
     }
+    var now = Date.now();
     document.querySelectorAll("[data-live]").forEach(function (element) {
       // A refresh would drop the boxes an editor is ticking for a bulk action: wait for it.
       if (element.querySelector("input[type=checkbox]:checked")) {
         return;
       }
+      var period = parseInt(element.getAttribute("data-live-ms"), 10) || PERIOD_MS;
+      if (force !== true && now - (last.get(element) || 0) < period) {
+        return;
+      }
+      last.set(element, now);
       window.htmx.trigger(element, "poll-tick");
     });
   }
 
-  window.setInterval(tick, PERIOD_MS);
+  // A new element (each refresh swaps one in) waits a period before its first poll.
+  document.addEventListener("htmx:afterSettle", function () {
+    var now = Date.now();
+    document.querySelectorAll("[data-live]").forEach(function (element) {
+      if (!last.has(element)) {
+        last.set(element, now);
+      }
+    });
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var now = Date.now();
+    document.querySelectorAll("[data-live]").forEach(function (element) {
+      last.set(element, now);
+    });
+  });
+  window.setInterval(tick, TICK_MS);
   // Coming back to the tab catches up at once instead of waiting for the next tick.
-  document.addEventListener("visibilitychange", tick);
+  document.addEventListener("visibilitychange", function () {
+    tick(true);
+  });
+
+  // A refresh can bring several steps of a claim's timeline at once (a check against fast
+  // sites takes well under a second): they appear one after another, in their order, and the
+  // step counter counts along, instead of the page jumping from "Queued" to the verdict.
+  var REVEAL_MS = 200;
+  var shown = 0;
+
+  function sequence(item) {
+    return parseInt(item.id.slice("event-".length), 10) || 0;
+  }
+
+  function steps() {
+    return Array.prototype.slice.call(document.querySelectorAll("li.tl[id^='event-']"));
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    steps().forEach(function (item) {
+      shown = Math.max(shown, sequence(item));
+    });
+  });
+
+  // On the swap itself, before the new steps are painted.
+  document.addEventListener("htmx:afterSwap", function () {
+    var fresh = steps().filter(function (item) {
+      return sequence(item) > shown;
+    });
+    if (!fresh.length) {
+      return;
+    }
+    fresh.sort(function (a, b) {
+      return sequence(a) - sequence(b);
+    });
+    shown = sequence(fresh[fresh.length - 1]);
+    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches || fresh.length < 2) {
+      return;
+    }
+    var counter = document.getElementById("claim-step");
+    var final = counter ? counter.textContent : "";
+    function arrive(item, index) {
+      item.classList.remove("tl-pending");
+      item.classList.add("tl-arrived");
+      var step = document.getElementById("claim-step");
+      if (step) {
+        step.textContent = index === fresh.length - 1 ? final :
+          "Step " + item.getAttribute("data-step") + ": " + item.getAttribute("data-doing");
+      }
+    }
+    fresh.forEach(function (item, index) {
+      if (index > 0) {
+        item.classList.add("tl-pending");
+      }
+    });
+    arrive(fresh[0], 0);
+    fresh.slice(1).forEach(function (item, index) {
+      window.setTimeout(function () {
+        arrive(item, index + 1);
+      }, (index + 1) * REVEAL_MS);
+    });
+  });
 })();

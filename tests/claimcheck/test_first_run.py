@@ -68,12 +68,15 @@ def test_management_commands_take_the_signing_key_from_the_env_file(tmp_path: Pa
 
 @pytest.mark.django_db
 def test_bootstrap_decides_the_demo_claims_and_prints_the_password_last_in_a_box() -> None:
-    out = io.StringIO()
-    call_command("bootstrap", stdout=out)
+    out, progress = io.StringIO(), io.StringIO()
+    call_command("bootstrap", "--url", "http://127.0.0.1:8123/", stdout=out, stderr=progress)
 
+    # Progress on stderr; on stdout only the box, so that scripts/run can hold it back.
+    assert "Checking demo claim 12 of 12" in progress.getvalue()
     lines = [line for line in out.getvalue().splitlines() if line.strip()]
-    assert lines[-1].startswith("+--") and lines[-1].endswith("-+")
-    box = lines[lines.index(lines[-1]) : -1]
+    assert lines[0].startswith("+--") and lines[-1].startswith("+--")
+    box = lines[1:-1]
+    assert "Log in at http://127.0.0.1:8123/login/ as" in box[0]
     assert any("username: admin" in line for line in box)
     password = next(line for line in box if "password:" in line).split("password:")[1]
     password = password.strip(" |")
@@ -85,7 +88,7 @@ def test_bootstrap_decides_the_demo_claims_and_prints_the_password_last_in_a_box
     assert set(claims.values_list("status", flat=True)) == {ClaimStatus.DECIDED}
 
     again = io.StringIO()
-    call_command("bootstrap", stdout=again)
+    call_command("bootstrap", stdout=again, stderr=io.StringIO())
     assert Claim.objects.count() == 12
     assert "changepassword" in again.getvalue()
     assert "shown only once" not in again.getvalue()
@@ -163,10 +166,36 @@ def test_ctrl_c_stops_the_server_and_the_worker_within_seconds(tmp_path: Path) -
     assert "ClaimCheck stopped." in output
     lines = [line for line in output.splitlines() if line.strip()]
     box_end = max(i for i, line in enumerate(lines) if line.startswith("+--"))
-    assert "password:" in "\n".join(lines[box_end - 6 : box_end])
-    # Nothing but the address (and the server's own start-up lines) follows the box.
-    assert any("open http://127.0.0.1" in line for line in lines[box_end:])
+    box = "\n".join(lines[box_end - 6 : box_end])
+    assert "password:" in box
+    # The box names the port it serves on, and comes once the server has said it is up, so
+    # that its start-up lines do not push the password out of sight.
+    assert f"Log in at http://127.0.0.1:{port}/login/" in box
+    started = next(i for i, line in enumerate(lines) if "Starting development server" in line)
+    assert started < box_end - 6
+    assert f"open http://127.0.0.1:{port}/" in lines[box_end + 1]
     assert "DJANGO_SECRET_KEY=" in (tmp_path / ".env").read_text()
+
+
+def test_a_port_in_use_is_refused_before_any_set_up(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        run = subprocess.run(  # noqa: S603 (fixed arguments)
+            [str(ROOT / "scripts" / "run")],
+            cwd=ROOT,
+            env=_clean_env(tmp_path, PORT=str(port)),
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    assert run.returncode == 1
+    assert f"Port {port} is in use; PORT=8001 scripts/run serves on another one." in run.stderr
+    # No admin was created whose password nobody saw.
+    assert not (tmp_path / "db.sqlite3").exists()
+    assert not (tmp_path / ".env").exists()
 
 
 def test_a_kill_of_the_script_alone_stops_the_server_and_the_worker(tmp_path: Path) -> None:

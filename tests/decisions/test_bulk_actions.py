@@ -9,7 +9,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from claimcheck.models import Claim, ClaimStatus
+from claimcheck.models import Claim, ClaimStatus, EventKind, PipelineEvent
+from decisions.models import Override
 from tests.factories import ClaimFactory, DecidedClaimFactory, VerdictFactory
 
 pytestmark = pytest.mark.django_db
@@ -81,3 +82,62 @@ def test_bulk_actions_need_an_editor(outsider_client: Client) -> None:
     response = outsider_client.post(reverse("claims_bulk"), {"action": "review", "ids": [claim.pk]})
     assert response.status_code == 403
     assert Claim.objects.get(pk=claim.pk).reviewed_at is None
+
+
+def test_overriding_ticked_claims_writes_each_its_own_override_and_skips_the_rest(
+    editor_client: Client, editor: Any
+) -> None:
+    first, second, already = _decided(3)
+    Claim.objects.filter(pk=already.pk).update(outcome="false")
+    queued: Any = ClaimFactory()
+    response = editor_client.post(
+        reverse("claims_bulk"),
+        {
+            "action": "override",
+            "outcome": "false",
+            "reason": "  The register shows no such decision ",
+            "ids": [first.pk, second.pk, already.pk, queued.pk],
+        },
+        follow=True,
+    )
+    assert "2 claims overridden to False; 2 skipped (no verdict yet, or False already)." in (
+        response.content.decode()
+    )
+    overrides = list(Override.objects.order_by("verdict__claim_id"))
+    assert [o.verdict.claim_id for o in overrides] == [first.pk, second.pk]
+    assert {(o.editor_id, o.reason, o.to_outcome) for o in overrides} == {
+        (editor.pk, "The register shows no such decision", "false")
+    }
+    assert PipelineEvent.objects.filter(kind=EventKind.OVERRIDE).count() == 2
+
+
+@pytest.mark.parametrize(
+    ("outcome", "reason", "problem"),
+    [
+        ("false", "   ", "say why the verdict is changed"),
+        ("", "Retracted", "outcome must be one of true, false, invalid"),
+        ("maybe", "Retracted", "outcome must be one of true, false, invalid"),
+    ],
+)
+def test_a_bulk_override_with_bad_input_changes_nothing(
+    editor_client: Client, outcome: str, reason: str, problem: str
+) -> None:
+    claims = _decided(2)
+    response = editor_client.post(
+        reverse("claims_bulk"),
+        {"action": "override", "outcome": outcome, "reason": reason, "ids": [c.pk for c in claims]},
+        follow=True,
+    )
+    assert f"Nothing was overridden: {problem}." in response.content.decode()
+    assert not Override.objects.exists()
+    assert set(Claim.objects.values_list("outcome", flat=True)) == {"true"}
+
+
+def test_an_outsider_cannot_override_in_bulk(outsider_client: Client) -> None:
+    claim = _decided(1)[0]
+    response = outsider_client.post(
+        reverse("claims_bulk"),
+        {"action": "override", "outcome": "false", "reason": "No", "ids": [claim.pk]},
+    )
+    assert response.status_code == 403
+    assert not Override.objects.exists()

@@ -89,9 +89,9 @@ def test_the_evidence_table_shows_both_dates_the_depth_read_and_the_original_pub
     table = page[page.index('<table class="evidence">') :]
     for header in ("Published", "Event date", "Text read"):
         assert f'<th scope="col">{header}</th>' in table
-    assert '<td class="nowrap ev-published">3 May 2024</td>' in table
-    assert '<td class="nowrap ev-event">2 May 2024' in table
-    assert '<td class="ev-depth">Partial' in table
+    assert '<td data-label="Published" class="nowrap ev-published">3 May 2024</td>' in table
+    assert '<td data-label="Event date" class="nowrap ev-event">2 May 2024' in table
+    assert '<td data-label="Text read" class="ev-depth">Partial' in table
     assert "syndicated from wire.example" in table
 
 

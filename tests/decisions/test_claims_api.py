@@ -114,6 +114,7 @@ def test_the_list_filters_by_status_and_outcome(api: Client) -> None:
     assert falses["count"] == 1 and falses["items"][0]["outcome"] == "False"
     assert api.get("/api/claims?outcome=maybe").status_code == 400
     assert api.get("/api/claims?status=sleeping").status_code == 422
+    assert api.get("/api/claims?from=&to=").json()["count"] == 4
     paged = api.get("/api/claims?limit=1&offset=1").json()
     assert paged["count"] == 4 and len(paged["items"]) == 1
 

@@ -4,12 +4,16 @@ and consistent (never a score: the figures themselves are for the report, not fo
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
@@ -446,8 +450,8 @@ def test_dump_web_writes_every_page_the_run_built(tmp_path: Path) -> None:
 
 @pytest.mark.django_db
 def test_it_refuses_a_missing_file_and_a_bad_limit(tmp_path: Path) -> None:
-    with pytest.raises(CommandError, match="is not a file"):
-        call_command("evaluate", str(tmp_path / "none.json"), "--format", "averitec")
+    with pytest.raises(CommandError, match="is a folder: give the dataset's file"):
+        call_command("evaluate", str(tmp_path), "--format", "averitec")
     with pytest.raises(CommandError, match="--limit"):
         call_command("evaluate", str(MINI), "--format", "averitec", "--limit", "0")
 
@@ -493,3 +497,25 @@ class _Sink:
     @property
     def text(self) -> str:
         return "".join(self.parts)
+
+
+def test_a_dataset_that_is_not_there_stops_the_command_with_one_line_saying_why(
+    tmp_path: Path,
+) -> None:
+    """As on a fresh clone, where the README's ../shared/eval paths lead nowhere."""
+    missing = tmp_path / "shared" / "eval" / "averitec-dev" / "dev.json"
+    run = subprocess.run(  # noqa: S603 (our interpreter and manage.py)
+        [sys.executable, "manage.py", "evaluate", str(missing), "--format", "averitec"],
+        cwd=settings.BASE_DIR,
+        env={**os.environ, "DJANGO_DEBUG": "true"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 1
+    lines = run.stderr.strip().splitlines()
+    assert lines == [
+        f"CommandError: {missing} not found: the datasets are third-party and not shipped; "
+        "give the path of your copy (see the README, 'Measuring verdict quality')"
+    ]

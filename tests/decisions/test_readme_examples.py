@@ -55,6 +55,17 @@ def test_the_readme_search_run_example_answers_201(api: Client) -> None:
     assert response.json()["urls"], response.json()
 
 
+def test_the_readme_promises_no_claim_id_and_its_list_filters_work_as_written(
+    api: Client,
+) -> None:
+    # A fresh install numbers the demo claims first: the examples take the id from the answer.
+    assert not re.search(r"/api/claims/\d", README)
+    assert "/api/claims/$CLAIM" in README
+    listed = re.findall(r"`GET (/api/search-runs\?[^`]+)`", README)
+    assert listed == ["/api/search-runs?query=&from=&to="]
+    assert api.get(listed[0]).status_code == 200
+
+
 # Commands the README shows that run to completion on their own (not servers, not placeholders).
 _RUNNABLE = {"verify", "harvest", "load_demo", "apitoken"}
 

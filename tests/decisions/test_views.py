@@ -333,7 +333,7 @@ def test_the_claim_page_shows_each_step_of_the_escalation(editor_client: Client)
     assert "1.0 / 1.6" in page and "search again" in page
     assert "Verdict pending" in page
     assert f'hx-get="{reverse("claim_live", args=[claim.pk])}?since=7"' in page
-    assert "data-live hx-get=" in page and 'hx-trigger="poll-tick"' in page
+    assert 'data-live data-live-ms="500" hx-get=' in page and 'hx-trigger="poll-tick"' in page
 
 
 def test_the_poll_answers_204_when_nothing_happened(editor_client: Client) -> None:
@@ -622,7 +622,8 @@ def test_the_dashboard_draws_each_chart_with_its_numbers(editor_client: Client) 
         "Overrides rate",
         "Queries and crawls per claim",
         "Provider latency and success",
-        "Confidence histogram",
+        "Verdict confidence",
+        "Provider agreement",
         "Spend against the budget",
     ):
         assert f">{title}</h2>" in page

@@ -67,9 +67,28 @@ def test_an_admin_adds_an_alias_finds_it_by_search_and_removes_it(
     expect(row).to_contain_text("its parent company since 2015")
     expect(row.get_by_role("link", name="Edit Google")).to_be_visible()
 
-    page.once("dialog", lambda dialog: dialog.accept())  # "Remove Google, an alias of Alphabet?"
     row.get_by_role("button", name="Remove Google").click()
+    expect(page.locator("#confirm-question")).to_have_text("Remove Google, an alias of Alphabet?")
+    page.locator("#confirm").get_by_role("button", name="Confirm").click()
     expect(page.get_by_text("Google removed; it no longer stands for Alphabet.")).to_be_visible()
     expect(rows).to_have_count(0)
     screenshot("aliases-removed")
     assert not EntityAlias.objects.filter(alias="Google").exists()
+
+
+def test_a_search_for_one_city_does_not_find_another_whose_name_ends_like_it(
+    live_server: Any, page: Any, admin_user: Any
+) -> None:
+    EntityAlias.objects.all().delete()
+    alias_create(name="Kyiv", alias="Київ", kind="place")
+    alias_create(name="Kharkiv", alias="Харків", kind="place")
+    sign_in(page, live_server, admin_user)
+    page.goto(f"{live_server.url}/domains/aliases/")
+    page.locator("#f-kind").select_option("place")
+    page.locator("#f-q").fill("kyiv")
+    rows = page.locator("#alias-results tbody tr")
+    expect(page.locator("#alias-results .result-count")).to_have_text(
+        "1 alias matches these filters"
+    )
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("Київ")

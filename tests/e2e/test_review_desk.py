@@ -200,8 +200,9 @@ def test_an_admin_denies_a_domain_and_a_re_run_no_longer_uses_it(
     assert Domain.objects.get(name=denied).denied
 
     page.goto(f"{live_server.url}/claims/{claim.pk}/")
-    page.once("dialog", lambda dialog: dialog.accept())  # "Re-run the check ...?"
     page.get_by_role("button", name="Re-run").click()
+    expect(page.locator("#confirm-question")).to_contain_text("Re-run the check of this claim?")
+    page.locator("#confirm").get_by_role("button", name="Confirm").click()
     expect(page.get_by_text("Re-run queued")).to_be_visible()
     expect(page.get_by_role("heading", name="Verdict", exact=True)).to_be_visible(timeout=60_000)
     claim.refresh_from_db()

@@ -60,9 +60,11 @@ def test_an_editor_reviews_claims_with_the_keyboard(
     expect(page).to_have_url(f"{live_server.url}/claims/{second.pk}/")
     page.get_by_label("Reason").blur()
 
-    # Re-run asks first; saying no changes nothing.
-    page.once("dialog", lambda dialog: dialog.dismiss())
+    # Re-run asks first, in the page; saying no changes nothing.
     page.keyboard.press("u")
+    expect(page.locator("#confirm-question")).to_contain_text("Re-run the check of this claim?")
+    page.keyboard.press("Escape")
+    expect(page.locator("#confirm")).to_be_hidden()
     page.wait_for_timeout(500)
     second.refresh_from_db()
     assert second.run_number == 1

@@ -31,16 +31,12 @@ def test_an_editor_works_through_the_review_workflow(
     page.goto(f"{live_server.url}/")
     for claim in claims[-2:]:
         page.locator(f"#pick-{claim.pk}").check()
-    questions: list[str] = []
-
-    def answer(dialog: Any) -> None:
-        questions.append(dialog.message)
-        dialog.accept()
-
-    page.once("dialog", answer)
     page.get_by_role("button", name="Mark reviewed").click()
+    expect(page.locator("#confirm-question")).to_have_text(
+        "Mark 2 claims reviewed? Their verdicts stand."
+    )
+    page.locator("#confirm").get_by_role("button", name="Confirm").click()
     expect(page.locator("#messages")).to_contain_text("2 claims marked reviewed.")
-    assert questions == ["Mark 2 claims reviewed? Their verdicts stand."]
     assert Claim.objects.filter(reviewed_at__isnull=False).count() == 2
     screenshot("workflow-bulk")
 
@@ -66,8 +62,8 @@ def test_an_editor_works_through_the_review_workflow(
 
     # Re-run: confirmed, checked again by the worker, then what changed is shown.
     page.goto(f"{live_server.url}/claims/{target.pk}/")
-    page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Re-run").click()
+    page.locator("#confirm").get_by_role("button", name="Confirm").click()
     expect(page.get_by_text("Re-run queued")).to_be_visible()
     worker.go.set()
     changes = page.locator("#run-changes")

@@ -45,6 +45,15 @@ def test_a_search_finds_an_alias_in_another_script_by_its_key() -> None:
     assert aliases(search="ki") == ["Kiev"]
 
 
+def test_a_search_by_key_matches_from_the_start_of_a_word_not_inside_another_name() -> None:
+    alias_create(name="Kharkiv", alias="Харків", kind="place")
+    alias_create(name="Kyiv City Council", alias="Київська міська рада", kind="organization")
+    # The key of "kyiv" ends the key of "Харків": it is another city all the same.
+    assert aliases(kind=EntityKind.PLACE, search="kyiv") == ["Kiev", "Київ"]
+    assert aliases(search="харків") == ["Харків"]
+    assert aliases(search="міська") == ["Київська міська рада"]
+
+
 def test_the_kind_filter_keeps_one_kind() -> None:
     assert aliases(kind=EntityKind.PLACE) == ["Kiev", "Київ"]
     assert aliases(kind=EntityKind.PERSON, search="kyiv") == []

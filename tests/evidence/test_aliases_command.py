@@ -3,9 +3,12 @@ list it by kind and search."""
 
 from __future__ import annotations
 
+import re
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 
 from evidence.models import EntityAlias
@@ -100,3 +103,21 @@ def test_list_filters_by_kind_and_search(capsys: pytest.CaptureFixture[str]) -> 
     assert found.splitlines() == [f"{'Google':<28} → {'Alphabet':<28} organization", "1 alias(es)"]
     assert "Kharkov" in kharkiv and "Google" not in kharkiv
     assert kharkiv.strip().endswith("2 alias(es)")
+
+
+def test_an_export_to_a_relative_path_lands_where_the_command_runs_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = StringIO()
+    call_command("aliases", "export", "aliases.csv", stdout=out)
+    written = tmp_path / "aliases.csv"
+    assert written.read_text(encoding="utf-8").startswith("name,alias,kind,note")
+    assert out.getvalue().strip().endswith(f"aliases to {written}")
+
+
+def test_the_readme_exports_aliases_outside_the_repository() -> None:
+    readme = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
+    paths = re.findall(r"manage\.py aliases (?:export|import) (\S+)", readme)
+    assert paths and all(Path(p).is_absolute() for p in paths), paths
+    assert not any(Path(p).is_relative_to(settings.BASE_DIR) for p in paths)

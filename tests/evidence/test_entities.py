@@ -54,6 +54,29 @@ def test_it_finds_people_organisations_and_places_in_english_prose() -> None:
     assert "Monday" not in found
 
 
+@pytest.mark.parametrize(
+    "company",
+    ["Veltria Motors", "Halden Rail", "Acme Holdings Ltd", "Brightwater Capital", "Nordia Group"],
+)
+def test_a_name_ending_in_a_companys_word_is_an_organisation_not_a_person(company: str) -> None:
+    assert names(f"{company} opened its battery cell plant in Karsfeld.")[company] == (
+        EntityKind.ORGANIZATION
+    )
+    # Two plain names are still a person.
+    assert names("Ilse Brandt opened the plant.")["Ilse Brandt"] == EntityKind.PERSON
+
+
+def test_two_companies_joined_by_and_are_two_and_a_possessive_ends_a_name() -> None:
+    found = names("The authority cleared the merger of Halden Rail and Nordfrakt Logistics.")
+    assert found["Halden Rail"] == found["Nordfrakt Logistics"] == EntityKind.ORGANIZATION
+    found = names("The budget of the Department of Health and Human Services grew.")
+    assert found["Department of Health and Human Services"] == EntityKind.ORGANIZATION
+    assert "Department of Health" not in found
+    found = names("Halvard Energy's Nordvik wind farm began operation.")
+    assert found["Halvard Energy"] == EntityKind.ORGANIZATION
+    assert "Nordvik" in found and "Halvard Energy's Nordvik" not in found
+
+
 def test_a_word_that_only_starts_a_sentence_is_not_a_name() -> None:
     found = names("Officials said the council would meet. Residents were not told.")
     assert "Officials" not in found

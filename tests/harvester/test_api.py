@@ -283,3 +283,12 @@ def test_the_list_filters_by_query_and_day_range_and_pages(api: Client) -> None:
     until = (now - timedelta(days=30)).date().isoformat()
     assert [i["run_id"] for i in api.get(URL, {"to": until}).json()["items"]] == [old.pk]
     assert api.get(URL, {"from": "yesterday"}).status_code == 422
+
+
+def test_empty_filters_filter_nothing(api: Client) -> None:
+    """`?query=&from=&to=`, as a form or the README writes it, lists every run."""
+    runs = [make_run(query=f"ECB rates {n}") for n in range(2)]
+    response = api.get(f"{URL}?query=&from=&to=")
+    assert response.status_code == 200, response.content
+    assert response.json()["count"] == len(runs)
+    assert api.get(f"{URL}?from=&to=2100-13-01").status_code == 422

@@ -1,4 +1,7 @@
-"""First-run set-up: a first admin user (printed once) and whatever demo data is installed."""
+"""First-run set-up: a first admin user (printed once) and whatever demo data is installed.
+
+Progress goes to stderr and the result (the first admin's login box) to stdout, so that a
+script can hold the box back and show it once the server answers (scripts/run does)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from claimcheck.roles import ADMINS, EDITORS
 
+DEFAULT_URL = "http://127.0.0.1:8000/"
+
 
 class Command(BaseCommand):
     help = "Create a first admin (if there is no user yet) and load the demo data."
@@ -19,6 +24,11 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--username", default="admin")
         parser.add_argument("--no-demo", action="store_true", help="skip the demo corpus")
+        parser.add_argument(
+            "--url",
+            default=DEFAULT_URL,
+            help=f"where the app is served, for the login address it prints ({DEFAULT_URL})",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         user_model = get_user_model()
@@ -29,10 +39,18 @@ class Command(BaseCommand):
             user = user_model.objects.create_superuser(username=username, password=password)
             user.groups.add(*Group.objects.filter(name__in=[EDITORS, ADMINS]))
         if not options["no_demo"] and "load_demo" in _commands():
-            call_command("load_demo", decide_claims=True, stdout=self.stdout)
+            # Progress, not the result: plain (not the error colour) on stderr.
+            self.stderr.style_func = None
+            call_command(
+                "load_demo",
+                decide_claims=True,
+                stdout=self.stderr,
+                verbosity=options["verbosity"],
+            )
         # The password is shown once, so it comes last, where it cannot scroll away.
         if password:
-            self.stdout.write(self.style.SUCCESS(login_box(username=username, password=password)))
+            box = login_box(username=username, password=password, url=options["url"])
+            self.stdout.write(self.style.SUCCESS(box))
         else:
             self.stdout.write(
                 "Users exist already; no admin created. A new password: "
@@ -40,9 +58,9 @@ class Command(BaseCommand):
             )
 
 
-def login_box(*, username: str, password: str) -> str:
+def login_box(*, username: str, password: str, url: str = DEFAULT_URL) -> str:
     lines = [
-        "First admin created. Log in at http://127.0.0.1:8000/login/ as",
+        f"First admin created. Log in at {url.rstrip('/')}/login/ as",
         f"  username: {username}",
         f"  password: {password}",
         "This password is shown only once. For a new one, run",

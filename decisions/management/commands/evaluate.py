@@ -3,6 +3,9 @@
     manage.py evaluate ../shared/eval/averitec-dev/dev.json --format averitec [--limit N]
     manage.py evaluate ../shared/eval/climate-fever/climate-fever.jsonl --format climate-fever
 
+The datasets are third-party and not shipped: a path with no file stops the command with one
+line that says so.
+
 By default the run gets a scratch SQLite database of its own: the command runs itself again in
 a subprocess with DATABASE_URL pointing at a temporary file, migrated first, so thousands of
 evaluation claims never reach the real database. `--in-place` runs against the configured
@@ -11,15 +14,13 @@ database instead (the tests use it, inside their own test database).
 
 from __future__ import annotations
 
-import logging
 import os
 import shlex
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -27,6 +28,7 @@ from typing import Any
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from claimcheck.logs import command_logs
 from decisions.evaluation.averitec import read_averitec
 from decisions.evaluation.climate_fever import read_climate_fever
 from decisions.evaluation.covid_fact import read_covid_fact
@@ -41,21 +43,6 @@ READERS: dict[str, Callable[[Path], Dataset]] = {
     "covid-fact": read_covid_fact,
 }
 DEFAULT_OUT = "artifacts/eval"
-
-
-@contextmanager
-def _quiet_logs(verbosity: int) -> Iterator[None]:
-    """Per-claim INFO logs would drown the progress lines; -v 2 keeps them."""
-    loggers = [logging.getLogger(), logging.getLogger("bm25s")]
-    levels = [logger.level for logger in loggers]
-    if verbosity < 2:
-        for logger in loggers:
-            logger.setLevel(max(logger.level, logging.WARNING))
-    try:
-        yield
-    finally:
-        for logger, level in zip(loggers, levels, strict=True):
-            logger.setLevel(level)
 
 
 class Command(BaseCommand):
@@ -90,8 +77,13 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["path"])
+        if path.is_dir():
+            raise CommandError(f"{path} is a folder: give the dataset's file")
         if not path.is_file():
-            raise CommandError(f"{path} is not a file")
+            raise CommandError(
+                f"{path.absolute()} not found: the datasets are third-party and not shipped; "
+                "give the path of your copy (see the README, 'Measuring verdict quality')"
+            )
         if options["limit"] is not None and options["limit"] < 1:
             raise CommandError("--limit must be at least 1")
         if options["in_place"]:
@@ -169,7 +161,7 @@ class Command(BaseCommand):
             dump = Path(options["dump_web"]) / f"{dataset.name}-web.jsonl"
             written = web_dump(dataset=dataset, path=dump)
             self.stdout.write(f"Offline web: {written} pages written to {dump}")
-        with _quiet_logs(options["verbosity"]), offline_web():
+        with command_logs(verbosity=options["verbosity"]), offline_web():
             web = web_load(dataset=dataset, progress=self._web_progress)
             self.stdout.write(
                 f"Offline web: {web.pages_stored} pages stored, {web.pages_denied} on denied "

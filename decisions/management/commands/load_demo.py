@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from claimcheck.logs import command_logs
 from decisions.demo.loader import DemoCorpusError, demo_claims_decide, demo_load
 
 
@@ -20,19 +21,23 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
-        try:
-            summary = demo_load()
-        except DemoCorpusError as exc:
-            raise CommandError(str(exc)) from exc
-        self.stdout.write(self.style.SUCCESS("Demo corpus loaded."))
-        for line in summary.lines():
-            self.stdout.write(f"  {line}")
-        if options["decide_claims"]:
+        with command_logs(verbosity=options["verbosity"]):
+            try:
+                summary = demo_load()
+            except DemoCorpusError as exc:
+                raise CommandError(str(exc)) from exc
+            self.stdout.write(self.style.SUCCESS("Demo corpus loaded."))
+            for line in summary.lines():
+                self.stdout.write(f"  {line}")
+            if options["decide_claims"]:
 
-            def progress(number: int, total: int, text: str) -> None:
-                self.stdout.write(f"Checking demo claim {number} of {total}: {text}")
-                self.stdout.flush()
+                def progress(number: int, total: int, text: str) -> None:
+                    self.stdout.write(f"Checking demo claim {number} of {total}: {text}")
+                    self.stdout.flush()
 
-            checked = demo_claims_decide(progress=progress)
-            if checked == 0:
-                self.stdout.write("The demo claims are in the queue already.")
+                outcomes = demo_claims_decide(progress=progress)
+                if not outcomes:
+                    self.stdout.write("The demo claims are in the queue already.")
+                else:
+                    tally = ", ".join(f"{count} {name}" for name, count in outcomes.most_common())
+                    self.stdout.write(f"Checked {outcomes.total()} demo claims: {tally}.")

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
+from claimcheck.logs import command_logs
 from evidence import selectors
 from evidence.management.csvfile import read_csv, refused, write_export
 from evidence.models import EntityKind
@@ -39,13 +40,14 @@ class Command(BaseCommand):
         listing.add_argument("--search", default="", help="part of the name, alias or note")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        action = options["action"]
-        if action == "import":
-            self._import(options["path"], dry_run=options["dry_run"])
-        elif action == "export":
-            self._export(options["path"])
-        else:
-            self._list(kind=options.get("kind") or "", search=options["search"])
+        with command_logs(verbosity=options["verbosity"]):
+            action = options["action"]
+            if action == "import":
+                self._import(options["path"], dry_run=options["dry_run"])
+            elif action == "export":
+                self._export(options["path"])
+            else:
+                self._list(kind=options.get("kind") or "", search=options["search"])
 
     def _import(self, path: str, *, dry_run: bool) -> None:
         text = read_csv(path)

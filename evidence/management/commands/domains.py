@@ -6,6 +6,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from claimcheck.logs import command_logs
 from evidence import selectors
 from evidence.domains import DomainCsvError, host_of, weigh_source
 from evidence.management.csvfile import read_csv, refused, write_export
@@ -40,17 +41,18 @@ class Command(BaseCommand):
         check.add_argument("url")
 
     def handle(self, *args: Any, **options: Any) -> None:
-        action = options["action"]
-        if action == "import":
-            self._import(options["path"], dry_run=options["dry_run"])
-        elif action == "export":
-            self._export(options["path"])
-        elif action == "list":
-            self._list(
-                tier=options.get("tier"), denied=options["denied"], search=options.get("search")
-            )
-        else:
-            self._check(options["url"])
+        with command_logs(verbosity=options["verbosity"]):
+            action = options["action"]
+            if action == "import":
+                self._import(options["path"], dry_run=options["dry_run"])
+            elif action == "export":
+                self._export(options["path"])
+            elif action == "list":
+                self._list(
+                    tier=options.get("tier"), denied=options["denied"], search=options.get("search")
+                )
+            else:
+                self._check(options["url"])
 
     def _import(self, path: str, *, dry_run: bool) -> None:
         text = read_csv(path)

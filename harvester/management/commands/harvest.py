@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from claimcheck.logs import command_logs
 from harvester.errors import AllProvidersFailed, HarvestError
 from harvester.marks import results_marked
 from harvester.selectors import processed_results
@@ -25,12 +26,13 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         try:
-            run = search_run_execute(
-                query=options["query"],
-                provider=options["provider"],
-                max_results=options["max_results"],
-                lang=options["lang"],
-            )
+            with command_logs(verbosity=options["verbosity"]):
+                run = search_run_execute(
+                    query=options["query"],
+                    provider=options["provider"],
+                    max_results=options["max_results"],
+                    lang=options["lang"],
+                )
         except AllProvidersFailed as exc:
             lines = "\n".join(f"  {name}: {reason}" for name, reason in exc.reasons.items())
             raise CommandError(f"every provider failed (run {exc.run_id}):\n{lines}") from exc

@@ -1,0 +1,61 @@
+"""How far a claim being checked has got: the steps of its run so far and what it is doing, for
+the claim page's status bar and the queue's rows."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from claimcheck.models import Claim, EventKind, PipelineEvent
+
+# What a claim is doing once a step of each kind is on its timeline.
+DOING: dict[str, str] = {
+    EventKind.QUEUED: "waiting for a worker",
+    EventKind.QUERY: "composing a query",
+    EventKind.SEARCH: "searching",
+    EventKind.GATE: "choosing what to read",
+    EventKind.CRAWL: "reading pages",
+    EventKind.VERIFY: "checking snippets on their pages",
+    EventKind.EVIDENCE: "reading pages",
+    EventKind.FACTCHECK: "looking up fact-checks",
+    EventKind.DECISION: "weighing the evidence",
+    EventKind.VERDICT: "deciding",
+    EventKind.ERROR: "stopped on an error",
+}
+
+
+@dataclass(frozen=True)
+class Progress:
+    step: int
+    """Steps of the current run on the timeline (the run's "queued" line not counted)."""
+    doing: str
+
+    @property
+    def label(self) -> str:
+        return f"step {self.step}: {self.doing}" if self.step else self.doing
+
+
+def progress_of(*, kinds: list[str]) -> Progress:
+    """From a claim's event kinds in timeline order: the steps after its latest "queued"."""
+    start = max((i for i, kind in enumerate(kinds) if kind == EventKind.QUEUED), default=-1)
+    steps = kinds[start + 1 :]
+    if not steps:
+        return Progress(step=0, doing=DOING[EventKind.QUEUED])
+    return Progress(step=len(steps), doing=DOING.get(steps[-1], "working"))
+
+
+def claims_progress(*, claims: list[Claim]) -> dict[int, Progress]:
+    """The progress of each claim in `claims` being checked now, in one query (none when no
+    claim is queued or running)."""
+    active = [claim.pk for claim in claims if not claim.is_terminal]
+    if not active:
+        return {}
+    kinds: dict[int, list[str]] = defaultdict(list)
+    rows = (
+        PipelineEvent.objects.filter(claim_id__in=active)
+        .order_by("claim_id", "sequence")
+        .values_list("claim_id", "kind")
+    )
+    for claim_id, kind in rows:
+        kinds[claim_id].append(kind)
+    return {pk: progress_of(kinds=kinds[pk]) for pk in active}
