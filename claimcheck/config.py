@@ -82,7 +82,7 @@ class SearchConfig(_Strict):
 class BudgetConfig(_Strict):
     max_queries: Annotated[int, Field(ge=1, le=50)] = 4
     top_k_results: Annotated[int, Field(ge=1, le=50)] = 8
-    crawls_per_turn: Annotated[int, Field(ge=1, le=10)] = 2
+    crawls_per_turn: Annotated[int, Field(ge=1, le=10)] = 3
     total_crawls: Annotated[int, Field(ge=1, le=50)] = 4
     # A search that stops paying goes on (while queries remain) until this many pages were read.
     min_crawls: Annotated[int, Field(ge=0, le=50)] = 3

@@ -58,7 +58,7 @@ AUTHORITATIVE = ("official", "wire", "trade")
 # official page that shares one word with the claim spends a crawl (of four) and reads nothing.
 # Kept low: a snippet is a few lines, and a long claim's own pages share a tenth to a quarter
 # of its words there.
-MIN_CRAWL_RELEVANCE = 0.15
+MIN_CRAWL_RELEVANCE = 0.1
 # And a share of the best relevance among the results that could be read: a page far less about
 # the claim than another result is not worth a crawl for its authority alone.
 RELATIVE_CRAWL_RELEVANCE = 0.4
@@ -79,6 +79,8 @@ class ScoredLead:
     rank: int = 0
     """Its place in the search's results (0 first): the engine's own judgement of how much
     the page, which it has read whole, is about the query."""
+    searches: int = 1
+    """How many of the claim's searches, each worded otherwise, returned it."""
 
     @property
     def tier(self) -> str:
@@ -239,10 +241,11 @@ def _page_key(url: str) -> str:
         return url
 
 
-def reading_order(item: ScoredLead) -> tuple[int, float, float]:
+def reading_order(item: ScoredLead) -> tuple[int, int, float, float]:
     """Results worth reading, best first: as the search ranked them (it read the whole page,
-    the gate only its snippet), then the more about the claim, then the heavier source."""
-    return (item.rank, -item.relevance, -item.score)
+    the gate only its snippet), then the one more of the claim's searches returned, then the
+    more about the claim, then the heavier source."""
+    return (item.rank, -item.searches, -item.relevance, -item.score)
 
 
 def select_for_crawl(

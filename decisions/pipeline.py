@@ -555,8 +555,11 @@ def _pooled(pool: dict[str, ScoredLead], scored: list[ScoredLead]) -> list[Score
     for item in scored:
         url = _canonical(item.lead.url)
         current = pool.get(url)
-        if current is None or reading_order(item) < reading_order(current):
+        if current is None:
             pool[url] = item
+            continue
+        better = item if reading_order(item) < reading_order(current) else current
+        pool[url] = replace(better, searches=current.searches + 1)
     return sorted(pool.values(), key=reading_order)
 
 

@@ -20,7 +20,7 @@ def test_the_shipped_default_loads_with_the_documented_budgets() -> None:
     assert config.search.cascade_order == ["local"]
     assert config.budgets.max_queries == 4
     assert config.budgets.top_k_results == 8
-    assert config.budgets.crawls_per_turn == 2
+    assert config.budgets.crawls_per_turn == 3
     assert config.budgets.total_crawls == 4
     assert config.budgets.min_crawls == 3
     assert config.budgets.agreement_score == 1.6

@@ -96,12 +96,8 @@ def test_it_never_picks_social_or_denied_sources_or_pages_already_read() -> None
 def test_an_unrelated_official_page_is_not_worth_a_crawl() -> None:
     scored = score_leads(
         leads=[
-            # It shares the claim's month and nothing else: many stories of March 2025 do.
-            lead(
-                "https://ministry.example/menu",
-                title="Canteen menu for March 2025",
-                snippet="Soup.",
-            )
+            # It shares the claim's year and nothing else: many stories of 2025 do.
+            lead("https://ministry.example/menu", title="Canteen menu for 2025", snippet="Soup.")
         ],
         question=TASK,
     )
