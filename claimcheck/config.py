@@ -85,7 +85,7 @@ class BudgetConfig(_Strict):
     crawls_per_turn: Annotated[int, Field(ge=1, le=10)] = 3
     total_crawls: Annotated[int, Field(ge=1, le=50)] = 4
     # A search that stops paying goes on (while queries remain) until this many pages were read.
-    min_crawls: Annotated[int, Field(ge=0, le=50)] = 3
+    min_crawls: Annotated[int, Field(ge=0, le=50)] = 2
     agreement_score: Annotated[float, Field(gt=0, le=10)] = 1.6
     # An Invalid verdict's lean hint: the least weight a side needs (None: no hints), and by
     # how many times the other side's. A hint for the editor, never the outcome.

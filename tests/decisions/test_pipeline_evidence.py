@@ -171,7 +171,7 @@ def test_a_claim_that_read_too_little_searches_on_while_queries_remain(web: Any)
 
     claim, verdict = _run()
 
-    # One page read of the three it should read: every query allowed is sent.
+    # One page read of the two it should read: every query allowed is sent.
     budgets = reload_config().budgets
     assert claim.crawls_used == 1 < budgets.min_crawls
     assert route.call_count == claim.queries_used == budgets.max_queries
