@@ -80,10 +80,12 @@ class SearchConfig(_Strict):
 
 
 class BudgetConfig(_Strict):
-    max_queries: Annotated[int, Field(ge=1, le=50)] = 10
+    max_queries: Annotated[int, Field(ge=1, le=50)] = 4
     top_k_results: Annotated[int, Field(ge=1, le=50)] = 8
-    crawls_per_turn: Annotated[int, Field(ge=1, le=10)] = 2
+    crawls_per_turn: Annotated[int, Field(ge=1, le=10)] = 3
     total_crawls: Annotated[int, Field(ge=1, le=50)] = 4
+    # A search that stops paying goes on (while queries remain) until this many pages were read.
+    min_crawls: Annotated[int, Field(ge=0, le=50)] = 2
     agreement_score: Annotated[float, Field(gt=0, le=10)] = 1.6
     # An Invalid verdict's lean hint: the least weight a side needs (None: no hints), and by
     # how many times the other side's. A hint for the editor, never the outcome.

@@ -4,13 +4,14 @@ Each result is scored: its domain's authority weight, +0.3 for cue words in the 
 ("press release", "official results", "decision", ...), +0.2 when the snippet shows an explicit
 date, +0.2 when the provider's date falls inside the claim's timeframe. The gate says "verify" when
 the evidence in snippets would reach sufficiency (the pages behind them are then checked before
-a snippet counts), "crawl" with the best picks
-(one official plus one independent source, never two of one registrable domain, never a denied or
-social one), or "refine" when nothing worth reading shows.
+a snippet counts), "crawl" with the best picks (the results the search ranked highest among those
+about the claim, never two of one registrable domain, never a denied or social one), or
+"refine" when nothing worth reading shows.
 """
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,6 +24,7 @@ from evidence.domains import DomainRule, publisher_of, weigh_source
 from evidence.entities import Entity, entity_overlap, extract_entities
 from evidence.rerank import tokens
 from evidence.services import Lead
+from harvester.canonical import canonicalize_url
 
 CUES = (
     "press release",
@@ -54,10 +56,12 @@ AUTHORITATIVE = ("official", "wire", "trade")
 # The share of the claim's content words a result's title and snippet must show to be worth a
 # crawl. Authority says how much a page would count, not whether it is about the claim: an
 # official page that shares one word with the claim spends a crawl (of four) and reads nothing.
-MIN_CRAWL_RELEVANCE = 0.25
+# Kept low: a snippet is a few lines, and a long claim's own pages share a tenth to a quarter
+# of its words there.
+MIN_CRAWL_RELEVANCE = 0.1
 # And a share of the best relevance among the results that could be read: a page far less about
 # the claim than another result is not worth a crawl for its authority alone.
-RELATIVE_CRAWL_RELEVANCE = 0.6
+RELATIVE_CRAWL_RELEVANCE = 0.4
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,11 @@ class ScoredLead:
     """The share of the claim's content words found in the title, URL and snippet."""
     publisher: str | None = None
     """The registrable domain that published it; None for an address or an internal host."""
+    rank: int = 0
+    """Its place in the search's results (0 first): the engine's own judgement of how much
+    the page, which it has read whole, is about the query."""
+    searches: int = 1
+    """How many of the claim's searches, each worded otherwise, returned it."""
 
     @property
     def tier(self) -> str:
@@ -103,37 +112,83 @@ def _in_window(when: datetime | None, question: ClaimQuestion) -> bool | None:
     return not (question.timeframe_end and when > question.timeframe_end)
 
 
-def word_share(lead: Lead, claim_words: set[str]) -> float:
-    """The share of the claim's content words in a result's title, URL and snippet. The URL is
-    read decoded: "El_Ni%C3%B1o" names El Niño."""
-    if not claim_words:
+# How much one of the claim's words tells whether a result is about the claim. A name or a
+# number (not a year) tells most; a date word least: many stories of the same month share
+# "October 2024" and nothing else with the claim.
+NAME_WEIGHT = 2.0
+DATE_WEIGHT = 0.5
+_DATE_WORDS = frozenset(
+    name.lower()
+    for names in (calendar.month_name, calendar.month_abbr, calendar.day_name)
+    for name in names
+    if name
+)
+_RAW_WORD = re.compile(r"[^\W_]+(?:[.,][0-9]+)*")
+# What a sentence's (or a quotation's) first word follows: its capital marks no name.
+_SENTENCE_OPENERS = ".!?:\"'\u201c\u2018"
+_YEAR = re.compile(r"^(?:19|20)\d\d$")
+
+
+def is_date_word(word: str) -> bool:
+    """A year, or the name of a month or a weekday."""
+    return bool(_YEAR.match(word)) or word.lower().rstrip(".") in _DATE_WORDS
+
+
+def _word_weight(raw: str, *, initial: bool) -> float:
+    if is_date_word(raw):
+        return DATE_WEIGHT
+    if raw[:1].isdigit() or (raw[:1].isupper() and not initial):
+        return NAME_WEIGHT
+    return 1.0
+
+
+def claim_word_weights(text: str) -> dict[str, float]:
+    """The claim's content words (stemmed, as `tokens` gives them) and their weights. A
+    capital letter marks a name except at the start of a sentence."""
+    weights: dict[str, float] = {}
+    for match in _RAW_WORD.finditer(text):
+        before = text[: match.start()].rstrip()
+        initial = not before or before[-1] in _SENTENCE_OPENERS
+        for word in tokens(match.group()):
+            weight = _word_weight(match.group(), initial=initial)
+            weights[word] = max(weights.get(word, 0.0), weight)
+    return weights
+
+
+def word_share(lead: Lead, claim_words: dict[str, float]) -> float:
+    """The weighted share of the claim's content words in a result's title, URL and snippet.
+    The URL is read decoded: "El_Ni%C3%B1o" names El Niño."""
+    total = sum(claim_words.values())
+    if not total:
         return 1.0
     url = unquote(lead.url)
-    return len(claim_words & set(tokens(f"{lead.title} {url} {lead.snippet}"))) / len(claim_words)
+    shown = set(tokens(f"{lead.title} {url} {lead.snippet}"))
+    return sum(weight for word, weight in claim_words.items() if word in shown) / total
 
 
 @dataclass(frozen=True)
 class ClaimTerms:
-    """What a result is compared with: the claim's content words, its entities and language."""
+    """What a result is compared with: the claim's content words (with their weights), its
+    entities and language."""
 
-    words: set[str]
+    words: dict[str, float]
     entities: list[Entity]
     language: LanguageGuess
 
     @classmethod
     def of(cls, question: ClaimQuestion) -> ClaimTerms:
         return cls(
-            words=set(tokens(question.text)),
+            words=claim_word_weights(question.text),
             entities=extract_entities(question.text, language=question.language),
             language=LanguageGuess(question.language, question.language_confidence),
         )
 
 
 def lead_relevance(lead: Lead, claim: ClaimTerms) -> float:
-    """How much a result is about the claim: the share of the claim's words in its title, URL
-    and snippet. A result in another language than the claim shares no words with it; how far
-    it names the claim's entities (their overlap, compared across spelling and script) is then
-    the measure.
+    """How much a result is about the claim: the weighted share of the claim's words in its
+    title, URL and snippet. A result in another language than the claim shares no words with
+    it; how far it names the claim's entities (their overlap, compared across spelling and
+    script) is then the measure.
 
     Within one language the entity overlap is not added: the claim's names are among its
     words already, and a result that shares the names but not the rest is most often about
@@ -153,7 +208,7 @@ def lead_relevance(lead: Lead, claim: ClaimTerms) -> float:
 def score_leads(*, leads: list[Lead], question: ClaimQuestion) -> list[ScoredLead]:
     claim = ClaimTerms.of(question)
     scored = []
-    for lead in leads:
+    for rank, lead in enumerate(leads):
         rule = weigh_source(lead.url)
         cues = tuple(sorted({m.lower() for m in _CUE_RE.findall(f"{lead.title} {lead.url}")}))
         has_date = bool(_DATE_RE.search(lead.snippet))
@@ -171,44 +226,53 @@ def score_leads(*, leads: list[Lead], question: ClaimQuestion) -> list[ScoredLea
                 in_window,
                 relevance,
                 publisher_of(lead.url),
+                rank,
             )
         )
     # A stable sort: equal scores keep the providers' merged order.
     return sorted(scored, key=lambda s: -s.score)
 
 
+def _page_key(url: str) -> str:
+    """The address a page is read under (pages read are kept by canonical URL)."""
+    try:
+        return canonicalize_url(url)
+    except ValueError:
+        return url
+
+
+def reading_order(item: ScoredLead) -> tuple[int, int, float, float]:
+    """Results worth reading, best first: as the search ranked them (it read the whole page,
+    the gate only its snippet), then the one more of the claim's searches returned, then the
+    more about the claim, then the heavier source."""
+    return (item.rank, -item.searches, -item.relevance, -item.score)
+
+
 def select_for_crawl(
     *, scored: list[ScoredLead], crawled: set[str], limit: int, allow_other: bool
 ) -> list[ScoredLead]:
-    """One official source if there is one, then independent ones (wire or trade, or, when
-    allowed, other), never two of one registrable domain, never denied or social ones, and
-    only results nearly as much about the claim as the best of them."""
+    """The results to read now: official, wire or trade sources (or, when allowed, other ones
+    too), never denied or social ones, never two of one registrable domain, only results
+    nearly as much about the claim as the best of them, in reading order."""
     tiers = (*AUTHORITATIVE, "other") if allow_other else AUTHORITATIVE
-    readable = [s for s in scored if s.usable and s.tier in tiers and s.lead.url not in crawled]
-    best = max((s.relevance for s in readable), default=0.0)
+    readable = [
+        s for s in scored if s.usable and s.tier in tiers and _page_key(s.lead.url) not in crawled
+    ]
+    # The best of all the results, read or not: once the page most about the claim has been
+    # read, the ones far less about it do not become worth reading.
+    best = max((s.relevance for s in scored if s.usable and s.tier in tiers), default=0.0)
     floor = max(MIN_CRAWL_RELEVANCE, RELATIVE_CRAWL_RELEVANCE * best)
-    # Most about the claim first; authority breaks ties (a stable sort keeps the score order).
-    candidates = sorted((s for s in readable if s.relevance >= floor), key=lambda s: -s.relevance)
+    candidates = sorted((s for s in readable if s.relevance >= floor), key=reading_order)
     picks: list[ScoredLead] = []
     domains: set[str] = set()
-
-    def take(item: ScoredLead) -> None:
-        picks.append(item)
-        domains.add(item.rule.registrable)
-
-    official = next((s for s in candidates if s.tier == "official"), None)
-    if official is not None:
-        take(official)
-    # Corroboration first comes from outside the officials (a wire or the trade press), then
-    # from whatever else is left, best score first.
-    independent = [s for s in candidates if s.tier in ("wire", "trade")]
-    for item in [*independent, *candidates]:
+    for item in candidates:
         if len(picks) >= limit:
             break
-        if item.rule.registrable in domains or item in picks:
+        if item.rule.registrable in domains:
             continue
-        take(item)
-    return picks[:limit]
+        picks.append(item)
+        domains.add(item.rule.registrable)
+    return picks
 
 
 def snippet_gate(

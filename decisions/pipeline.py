@@ -40,6 +40,7 @@ from decisions.gate import (
     RELATIVE_CRAWL_RELEVANCE,
     GateDecision,
     ScoredLead,
+    reading_order,
     score_leads,
     snippet_gate,
 )
@@ -83,6 +84,9 @@ from harvester.schema import QuerySchema
 from harvester.services import search_run_execute
 
 logger = logging.getLogger(__name__)
+
+# The share of the claim's words a hub page's link must show to be followed.
+CLICKDOWN_RELEVANCE = 0.25
 
 # The working-time clock of the claim deadline (a seam for tests that cannot wait 45 s).
 _clock = time.monotonic
@@ -355,7 +359,7 @@ def clickdown_link(
         if publisher_of(url) != home or _canonical(url) in skip or _canonical(url) == page.url:
             continue
         share = len(claim_words & set(tokens(f"{label} {url}"))) / len(claim_words)
-        if share >= MIN_CRAWL_RELEVANCE and (best is None or share > best[0]):
+        if share >= CLICKDOWN_RELEVANCE and (best is None or share > best[0]):
             best = (share, url, label)
     return (best[1], best[2]) if best else None
 
@@ -560,6 +564,28 @@ def _worth_reading(scored: list[ScoredLead], best: float) -> set[str]:
     return {_canonical(s.lead.url) for s in scored if s.usable and s.relevance >= floor}
 
 
+def _pooled(pool: dict[str, ScoredLead], scored: list[ScoredLead]) -> list[ScoredLead]:
+    """Every result the claim's searches have returned so far, each page once at its best
+    place: a page found by an earlier search and not read yet can still be read now."""
+    for item in scored:
+        url = _canonical(item.lead.url)
+        current = pool.get(url)
+        if current is None:
+            pool[url] = item
+            continue
+        better = item if reading_order(item) < reading_order(current) else current
+        pool[url] = replace(better, searches=current.searches + 1)
+    return sorted(pool.values(), key=reading_order)
+
+
+def _read_enough(run: _Run) -> bool:
+    """Whether the claim has read enough pages to stop when searching stops paying: as many as
+    `min_crawls`, or its whole crawl budget."""
+    budgets = run.config.budgets
+    read = len(run.crawled())
+    return read >= budgets.min_crawls or read >= budgets.total_crawls
+
+
 def _out_of_time(run: _Run, started: float) -> str | None:
     """Why the run must be decided now, or None: this process has worked past the claim's
     deadline, or the run's first step is older than the cap (a resumed run keeps its clock)."""
@@ -608,6 +634,7 @@ def _loop(run: _Run) -> Verdict:
     sent: set[str] = set()
     snippets: list[str] = []
     seen: set[str] = set()
+    pool: dict[str, ScoredLead] = {}
     best = 0.0
     dry = 0
     for attempt in range(1, budgets.max_queries + 1):
@@ -642,15 +669,18 @@ def _loop(run: _Run) -> Verdict:
         late = _out_of_time(run, started)
         if late is None:
             lease_checkpoint(claim=run.claim)
-            gate = _gate_step(run, attempt, scored)
+            # This search's results and the unread ones of the searches before it.
+            candidates = _pooled(pool, scored)
+            gate = _gate_step(run, attempt, candidates)
             if gate.status == "verify":
                 _verify_step(run, attempt, leads)
                 lease_checkpoint(claim=run.claim)
                 if not _sufficient(run, leads_as_read=False):
-                    gate = _gate_step(run, attempt, scored, key="gate-after-check")
+                    gate = _gate_step(run, attempt, candidates, key="gate-after-check")
             if gate.status == "crawl":
                 _crawl_step(run, attempt, gate.picks)
-        stop = late is not None or dry >= budgets.dry_attempts
+        # A search that stops paying still goes on while the claim has read too little.
+        stop = late is not None or (dry >= budgets.dry_attempts and _read_enough(run))
         if late is not None:
             step_record(
                 claim=run.claim,

@@ -17,22 +17,22 @@ from datetime import timedelta
 from claimcheck import llm
 from claimcheck.language import LanguageGuess, language_name
 from decisions.decide import ClaimQuestion
+from decisions.gate import is_date_word
 from evidence.entities import extract_entities
 from evidence.entities.normalize import is_cyrillic
 from evidence.models import Domain, Tier
-from harvester.rewriter import (
-    RewriteInvalid,
-    deterministic_rewrite,
-    rewrite_query,
-    translate_query,
-)
+from harvester.rewriter import rewrite_query, translate_query
 from harvester.schema import MAX_KEYWORDS, QuerySchema, validate_schema
+from harvester.textutil import STOPWORDS, words
 
 # Reports of an event appear after it; announcements of it may come a little before.
 DATES_BEFORE = timedelta(days=30)
 DATES_AFTER = timedelta(days=90)
 MAX_SITES = 20
 CORE_TERMS = 6
+# The names and numbers query: at most this many words, all of them required up to NAMES_ALL_OF.
+NAME_TERMS = 6
+NAMES_ALL_OF = 4
 
 _NUMBER = re.compile(r"\b\d[\d.,]*\d\b|\b\d\b")
 _CAPITALIZED = re.compile(r"\b([A-Z][\w'\u2019-]+(?:\s+[A-Z][\w'\u2019-]+)*)")
@@ -180,29 +180,67 @@ def _timeframe_terms(question: ClaimQuestion) -> list[str]:
     return [str(when.year)] if when else []
 
 
-def _all_terms(base: QuerySchema, question: ClaimQuestion) -> list[str]:
-    """The first query's terms and then every other term of the claim: with OR, a search engine
-    ranks pages by how many of them (and how rare ones) they share, so more terms find pages
-    that word the story differently."""
-    terms = list(base.keywords)
-    try:
-        extra = deterministic_rewrite(question.text).keywords
-    except RewriteInvalid:
-        extra = []
-    for term in extra:
-        if term.lower() not in {t.lower() for t in terms}:
-            terms.append(term)
-    return terms[:MAX_KEYWORDS]
+def _is_name_or_number(word: str) -> bool:
+    return word[:1].isupper() or any(ch.isdigit() for ch in word)
+
+
+def claim_words(text: str) -> list[str]:
+    """The claim's content words one by one, names and numbers first (in the claim's order),
+    then the other words longest first (a long word is most often a rare one), at most
+    MAX_KEYWORDS. Single words rather than phrases: a page that words the story otherwise
+    ("Buhari's daughters", "the Fauci interview") still shares them, and a search engine ranks
+    pages by how many of them, and how rare ones, they share."""
+    unique: list[str] = []
+    for token in words(text):
+        word = token.strip("'\u2019.")
+        if (len(word) < 2 and not word.isdigit()) or word.lower() in STOPWORDS:
+            continue
+        if word.lower() not in {u.lower() for u in unique}:
+            unique.append(word)
+    names = [w for w in unique if _is_name_or_number(w)]
+    others = sorted((w for w in unique if not _is_name_or_number(w)), key=len, reverse=True)
+    return (names + others)[:MAX_KEYWORDS]
+
+
+def _names_and_numbers(base: QuerySchema, question: ClaimQuestion) -> QuerySchema | None:
+    """The claim's names and numbers, word by word, at any date: all of them when they are
+    few, else any of them (a long claim names more than one page names at once). Its dates
+    are left out: a page may date the event otherwise, and that is worth finding."""
+    names = [
+        w for w in claim_words(question.text) if _is_name_or_number(w) and not is_date_word(w)
+    ][:NAME_TERMS]
+    if not names:
+        return None
+    boolean = "AND" if len(names) <= NAMES_ALL_OF else "OR"
+    return _with(base, keywords=names, boolean=boolean, date_after=None, date_before=None)
+
+
+def _dated(base: QuerySchema) -> bool:
+    return base.filters.date_after is not None or base.filters.date_before is not None
 
 
 def _tweaks(
     base: QuerySchema, question: ClaimQuestion, snippets: list[str]
 ) -> list[tuple[str, Callable[[], QuerySchema | None]]]:
+    """The refinements, most useful first. A claim's own pages rarely share every one of its
+    terms, so any of its words comes first; then the claimed event at any date (a claim that
+    dates an event wrongly is refuted by pages dated outside its window, which the first
+    searches filter out); then its names and numbers."""
     entities = snippet_entities(snippets, exclude=base.keywords)
+    words_any = _with(base, boolean="OR", keywords=claim_words(question.text))
     return [
+        ("any of the claim's words", lambda: words_any),
         (
-            "broaden to any of the claim's terms",
-            lambda: _with(base, boolean="OR", keywords=_all_terms(base, question)),
+            "the claimed event at any date",
+            lambda: _with(base, date_after=None, date_before=None) if _dated(base) else None,
+        ),
+        (
+            "the claim's names and numbers, any date",
+            lambda: _names_and_numbers(base, question),
+        ),
+        (
+            "add a name seen in results",
+            lambda: _with(base, keywords=[*base.keywords[:5], entities[0]]) if entities else None,
         ),
         (
             "add the timeframe",
@@ -212,23 +250,10 @@ def _tweaks(
                 else None
             ),
         ),
-        (
-            "add a name seen in results",
-            lambda: _with(base, keywords=[*base.keywords[:5], entities[0]]) if entities else None,
-        ),
         ("official sites only", lambda: _with(base, boolean="OR", sites=_sites_for(Tier.OFFICIAL))),
         ("wire services only", lambda: _with(base, boolean="OR", sites=_sites_for(Tier.WIRE))),
         ("trade press only", lambda: _with(base, boolean="OR", sites=_sites_for(Tier.TRADE))),
         ("any date", lambda: _with(base, boolean="OR", date_after=None, date_before=None)),
-        (
-            "key names only, any date",
-            lambda: _with(
-                base,
-                keywords=[k for k in base.keywords if _is_entity(k)][:3] or base.keywords[:3],
-                date_after=None,
-                date_before=None,
-            ),
-        ),
     ]
 
 

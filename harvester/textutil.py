@@ -22,26 +22,60 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text)
 
 
-def make_snippet(text: str, terms: list[str], *, width: int = 240) -> str:
-    """A short window of `text` around the first place any of `terms` occurs (case-folded,
-    matched on a word-start prefix so that stemmed matches like regulation/regulations hit)."""
-    flat = " ".join(text.split())
-    if not flat:
-        return ""
-    lowered = flat.lower()
-    position = -1
-    for term in terms:
+# Matches of one term looked at when placing a snippet (a long page repeats common words).
+_SNIPPET_MATCHES = 50
+
+
+def _term_positions(lowered: str, terms: list[str]) -> list[tuple[int, int]]:
+    """(offset, term index) of each place a term starts, matched on a word-start prefix so
+    that stemmed matches like regulation/regulations hit."""
+    found: list[tuple[int, int]] = []
+    for index, term in enumerate(terms):
         needle = term.lower().strip()
         if not needle:
             continue
         if " " not in needle and len(needle) > 5:
             needle = needle[: max(5, len(needle) - 3)]
-        match = re.search(rf"(?<!\w){re.escape(needle)}", lowered)
-        if match and (position < 0 or match.start() < position):
-            position = match.start()
-    if position < 0:
-        position = 0
-    start = max(0, position - width // 3)
+        pattern = re.compile(rf"(?<!\w){re.escape(needle)}")
+        for number, match in enumerate(pattern.finditer(lowered)):
+            if number >= _SNIPPET_MATCHES:
+                break
+            found.append((match.start(), index))
+    return sorted(found)
+
+
+def _best_window(positions: list[tuple[int, int]], width: int) -> int:
+    """Where the window of `width` characters that shows the most different terms begins
+    (a match a third of the way in), the earliest of equals; 0 with no match. One pass: the
+    window only moves forward."""
+    best_start, best_count = 0, 0
+    counts: dict[int, int] = {}
+    left = right = 0
+    for offset, _ in positions:
+        start = max(0, offset - width // 3)
+        while right < len(positions) and positions[right][0] < start + width:
+            counts[positions[right][1]] = counts.get(positions[right][1], 0) + 1
+            right += 1
+        while positions[left][0] < start:
+            index = positions[left][1]
+            counts[index] -= 1
+            if not counts[index]:
+                del counts[index]
+            left += 1
+        if len(counts) > best_count:
+            best_start, best_count = start, len(counts)
+    return best_start
+
+
+def make_snippet(text: str, terms: list[str], *, width: int = 240) -> str:
+    """A short window of `text` where it shows the most of `terms` (case-folded, matched on a
+    word-start prefix), as a search engine shows the passage that matches the query best."""
+    flat = " ".join(text.split())
+    if not flat:
+        return ""
+    positions = _term_positions(flat.lower(), terms)
+    start = _best_window(positions, width)
+    position = start + width // 3 if positions else 0
     end = min(len(flat), start + width)
     if start > 0:
         space = flat.rfind(" ", 0, start + 1)

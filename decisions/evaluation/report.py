@@ -21,6 +21,7 @@ from decisions.evaluation.metrics import (
     summary,
 )
 from decisions.evaluation.runner import ClaimResult
+from decisions.evaluation.stages import render_stages, stage_report
 from decisions.evaluation.web import WebSummary
 from evidence.domains import publisher_of, weigh_source
 
@@ -170,6 +171,7 @@ def build_report(
         "queries_per_claim": summary([r.queries for r in results])["mean"],
         "crawls_per_claim": summary([r.crawls for r in results])["mean"],
         "by_tag": by_tag(results, labels, names),
+        "stages": stage_report(results, names),
         "dataset": dataset.name,
         "command": command,
         "started_at": started.isoformat(),
@@ -345,7 +347,8 @@ def render_markdown(report: dict[str, Any]) -> str:
             for s in scores["per_label"]
         ],
     )
-    lines += ["", "## Cost", ""]
+    lines += ["", *render_stages(report["stages"])]
+    lines += ["## Cost", ""]
     lines += _table(
         ["per claim", "mean", "median", "max", "total"],
         [

@@ -15,13 +15,21 @@ from typing import Any
 
 from claimcheck.config import get_config
 from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
-from decisions.decide import ClaimQuestion, EvidenceHit, Final, SearchHistory, decide_from_history
+from decisions.decide import (
+    ClaimQuestion,
+    EvidenceHit,
+    Final,
+    SearchHistory,
+    decide_from_history,
+    hit_counts,
+)
 from decisions.errors import ClaimError
 from decisions.evaluation.dataset import Dataset, LabelledClaim
 from decisions.pipeline import claim_pipeline_run, evidence_hit, lean_rule
 from decisions.services import claim_submit
 from evidence.models import Evidence, Method
 from harvester.canonical import canonicalize_url
+from harvester.models import ProcessedResult
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +52,11 @@ class EvidenceSeen:
     read: bool = True
     """Whether it was read where it was published (a page, or a snippet found on its page)."""
     syndicated_from: str = ""
+    own: bool = False
+    """Whether it came from one of the claim's own evidence pages."""
+    counts: bool = False
+    """Whether it clears the bar to count toward its side (read, weighed, sure enough, and
+    for support dated in the timeframe), whatever the rest of the evidence says."""
 
 
 @dataclass
@@ -72,6 +85,8 @@ class ClaimResult:
     alone (the ceiling's answer for a claim labelled Invalid)."""
     tags: list[str] = field(default_factory=list)
     page_urls: list[str] = field(default_factory=list)
+    found_urls: list[str] = field(default_factory=list)
+    """Canonical URLs of the results the claim's searches returned."""
     read_urls: list[str] = field(default_factory=list)
     """Canonical URLs of the pages the pipeline read (crawled, or fetched to check a snippet
     that was then found on it)."""
@@ -86,7 +101,12 @@ class ClaimResult:
         return asdict(self)
 
 
-def _seen(row: Evidence) -> EvidenceSeen:
+def _seen(row: Evidence, *, question: ClaimQuestion, own: set[str]) -> EvidenceSeen:
+    counts = hit_counts(
+        hit=evidence_hit(row),
+        question=question,
+        min_confidence=get_config().budgets.min_confidence,
+    )
     return EvidenceSeen(
         url=row.url,
         domain=row.domain,
@@ -101,6 +121,16 @@ def _seen(row: Evidence) -> EvidenceSeen:
         quote=row.source_quote[:QUOTE_CHARS],
         read=row.was_read,
         syndicated_from=row.syndicated_from,
+        own=_canonical(row.url) in own,
+        counts=counts,
+    )
+
+
+def _question(claim: Claim) -> ClaimQuestion:
+    return ClaimQuestion(
+        text=claim.text,
+        timeframe_start=claim.timeframe_start,
+        timeframe_end=claim.timeframe_end,
     )
 
 
@@ -108,11 +138,7 @@ def _rule(claim: Claim, hits: list[EvidenceHit]) -> str:
     """The decision rule's outcome over these hits, with the search over."""
     budgets = get_config().budgets
     decision = decide_from_history(
-        question=ClaimQuestion(
-            text=claim.text,
-            timeframe_start=claim.timeframe_start,
-            timeframe_end=claim.timeframe_end,
-        ),
+        question=_question(claim),
         history=SearchHistory(evidence=hits),
         attempts=budgets.max_queries,
         max_attempts=budgets.max_queries,
@@ -137,6 +163,11 @@ def _canonical(url: str) -> str:
         return canonicalize_url(url)
     except ValueError:
         return url
+
+
+def _found_urls(claim: Claim) -> list[str]:
+    urls = ProcessedResult.objects.filter(run__claim=claim).values_list("url", flat=True)
+    return sorted({_canonical(url) for url in urls})
 
 
 def _read_urls(claim: Claim, rows: list[Evidence]) -> list[str]:
@@ -193,13 +224,15 @@ def run_claim(*, item: LabelledClaim, dataset: str) -> ClaimResult:
     result.queries = claim.queries_used
     result.crawls = claim.crawls_used
     result.evidence = claim.evidence_count
-    result.evidence_rows = [_seen(row) for row in rows]
-    result.page_independent = _page_independent(claim, rows)
     own = set(item.page_urls)
+    question = _question(claim)
+    result.evidence_rows = [_seen(row, question=question, own=own) for row in rows]
+    result.page_independent = _page_independent(claim, rows)
     result.own_pages = _rule(
         claim, [evidence_hit(row) for row in rows if _canonical(row.url) in own]
     )
     result.read_urls = _read_urls(claim, rows)
+    result.found_urls = _found_urls(claim)
     if verdict is not None and claim.status == ClaimStatus.DECIDED:
         result.predicted = verdict.outcome
         result.reason = verdict.reason

@@ -18,10 +18,11 @@ def write(tmp_path: Path, text: str) -> Path:
 def test_the_shipped_default_loads_with_the_documented_budgets() -> None:
     config = load_config(settings.BASE_DIR / "claimcheck" / "default.yaml")
     assert config.search.cascade_order == ["local"]
-    assert config.budgets.max_queries == 10
+    assert config.budgets.max_queries == 4
     assert config.budgets.top_k_results == 8
-    assert config.budgets.crawls_per_turn == 2
+    assert config.budgets.crawls_per_turn == 3
     assert config.budgets.total_crawls == 4
+    assert config.budgets.min_crawls == 2
     assert config.budgets.agreement_score == 1.6
     assert (config.budgets.lean_score, config.budgets.lean_ratio) == (0.4, 2.0)
     assert config.weights.for_tier("wire") == 0.8

@@ -34,7 +34,7 @@ from decisions.timeframe import parse_timeframe
 from evidence.domains import parse_domains_csv
 from evidence.extraction import extract_document
 from evidence.fetching import cached_page, page_fetch
-from evidence.models import Domain, Page
+from evidence.models import Domain, Evidence, Page
 from harvester.canonical import canonicalize_url
 from harvester.local_index import search_documents
 from harvester.models import LocalDocument
@@ -270,6 +270,36 @@ def test_each_demo_claim_reaches_its_expected_outcome_offline(claim: DemoClaim) 
     verdict = _check(claim)
     assert verdict.outcome == claim.expected, verdict.proof_markdown
     assert Claim.objects.get(pk=verdict.claim_id).outcome == claim.expected
+
+
+# The launch happened, on 5 November 2024; the claim dates it wrongly.
+WRONG_DATE = "The Borealis Space Agency launched the Aurora-3 weather satellite in March 2023"
+
+
+@pytest.mark.django_db
+def test_an_event_the_claim_dates_wrongly_is_false_from_pages_dated_outside_its_window() -> None:
+    demo_load()
+    created, _ = claim_submit(text=WRONG_DATE, enqueue=False)
+    assert created.timeframe_start is not None and created.timeframe_end is not None
+    assert (created.timeframe_start.date(), created.timeframe_end.date()) == (
+        date(2023, 3, 1),
+        date(2023, 3, 31),
+    )
+
+    verdict = claim_pipeline_run(claim_id=created.pk)
+
+    assert verdict is not None
+    assert (verdict.outcome, verdict.reason) == ("false", "sufficient"), verdict.proof_markdown
+    refuting = [s for s in verdict.sources if s["stance"] == "refute"]
+    assert len({s["publisher"] for s in refuting}) >= 2
+    assert all(s["event_date"] == "2024-11-05" for s in refuting)
+    # Read where they were published: pages, or snippets found on their live pages.
+    rows = Evidence.objects.filter(claim=created, url__in=[s["url"] for s in refuting])
+    assert rows.exists() and all(row.was_read for row in rows)
+    # The first searches were limited to the claim's window; one went beyond it.
+    runs = list(created.search_runs.order_by("attempt"))
+    assert "after:2023-01-30" in runs[0].rewritten_template
+    assert any("after:" not in run.rewritten_template for run in runs)
 
 
 LONE_OFFICIAL = next(c for c in CLAIMS if c.text.startswith("The Union Medicines Agency"))

@@ -394,6 +394,10 @@ def _check_report(out: Path, *, claims: int, dataset: str) -> dict[str, Any]:
         assert report["decisive_precision"][outcome] == expected
     assert report["queries_per_claim"] == report["cost"]["queries_per_claim"]["mean"]
     assert "Decisive precision" in markdown and "Retrieval recall" in markdown
+    stages = report["stages"]
+    assert sum(stages["total"].values()) == claims == len(stages["by_claim"])
+    assert sum(stages["queries_per_claim"].values()) == claims
+    assert "## Where the misses happen" in markdown
     return report
 
 
@@ -410,6 +414,8 @@ def test_it_evaluates_the_mini_fixture_and_writes_a_complete_report(tmp_path: Pa
     halvik = report["results"][0]
     assert halvik["queries"] >= 1
     assert any("ports.gov" in row["url"] for row in halvik["evidence_rows"])
+    assert set(halvik["page_urls"]) & set(halvik["found_urls"])
+    assert report["stages"]["by_claim"][halvik["key"]] != "not_found"
     assert set(report["by_tag"]) == {"extractive", "boolean", "abstractive"}
     assert report["by_tag"]["extractive"]["n"] == 1
     assert "By group" in (tmp_path / "averitec-report.md").read_text()

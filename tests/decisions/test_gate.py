@@ -55,7 +55,7 @@ def test_authority_cues_and_dates_raise_a_score() -> None:
     assert cued.in_window is True
 
 
-def test_it_picks_one_official_and_one_independent_source_never_two_of_one_domain() -> None:
+def test_it_reads_in_the_searchs_order_never_two_of_one_domain() -> None:
     scored = score_leads(
         leads=[
             lead("https://wire.example/1"),
@@ -68,9 +68,14 @@ def test_it_picks_one_official_and_one_independent_source_never_two_of_one_domai
     )
     picks = select_for_crawl(scored=scored, crawled=set(), limit=2, allow_other=False)
     assert [p.lead.url for p in picks] == [
-        "https://council.example/press",
         "https://wire.example/1",
+        "https://council.example/press",
     ]
+    # A page read is not read again; another page of its publisher may be.
+    later = select_for_crawl(
+        scored=scored, crawled={"https://wire.example/1"}, limit=1, allow_other=False
+    )
+    assert [p.lead.url for p in later] == ["https://wire.example/2"]
 
 
 def test_it_never_picks_social_or_denied_sources_or_pages_already_read() -> None:
@@ -91,7 +96,8 @@ def test_it_never_picks_social_or_denied_sources_or_pages_already_read() -> None
 def test_an_unrelated_official_page_is_not_worth_a_crawl() -> None:
     scored = score_leads(
         leads=[
-            lead("https://council.example/menu", title="Canteen menu for the week", snippet="Soup.")
+            # It shares the claim's year and nothing else: many stories of 2025 do.
+            lead("https://ministry.example/menu", title="Canteen menu for 2025", snippet="Soup.")
         ],
         question=TASK,
     )
@@ -149,7 +155,7 @@ def test_it_verifies_when_snippets_would_suffice_and_refines_when_the_budget_is_
     assert gate(sufficient=False, crawls_left=0) == "refine"
 
 
-def test_among_results_worth_reading_the_one_most_about_the_claim_is_read_first() -> None:
+def test_among_results_worth_reading_the_search_ranks_the_reading_order() -> None:
     scored = score_leads(
         leads=[
             lead(
@@ -165,8 +171,23 @@ def test_among_results_worth_reading_the_one_most_about_the_claim_is_read_first(
         ],
         question=TASK,
     )
+    assert scored[0].relevance < scored[1].relevance
 
     picks = select_for_crawl(scored=scored, crawled=set(), limit=1, allow_other=False)
 
-    assert scored[0].lead.url == "https://ministry.gov/fees"  # the higher score, for its cues
-    assert [p.lead.url for p in picks] == ["https://agency.gov/battery-passport"]
+    # The search read both pages whole; the gate only saw their snippets.
+    assert [p.lead.url for p in picks] == ["https://ministry.gov/fees"]
+
+
+def test_a_page_far_less_about_the_claim_than_one_already_read_is_not_read_next() -> None:
+    scored = score_leads(
+        leads=[
+            lead("https://council.example/press"),
+            lead("https://ministry.example/cargo", title="Cargo figures", snippet="March 2025."),
+        ],
+        question=TASK,
+    )
+    picks = select_for_crawl(
+        scored=scored, crawled={"https://council.example/press"}, limit=2, allow_other=True
+    )
+    assert picks == []

@@ -111,7 +111,12 @@ def test_within_one_language_a_result_is_as_relevant_as_the_claims_words_it_show
         snippet="Members of Kyiv City Council debated the metro extension on Tuesday.",
     )
     shared = {"kyiv", "city", "council"}
-    assert lead_relevance(same_names, claim) == pytest.approx(len(shared) / len(claim.words))
+    # Names weigh twice a plain word, a year half one; the first word's capital marks no name.
+    assert claim.words == {
+        "kyiv": 1.0, "city": 2.0, "council": 2.0, "approv": 1.0, "2025": 0.5, "budget": 1.0
+    }  # fmt: skip
+    assert lead_relevance(same_names, claim) == pytest.approx(5 / 7.5)
+    assert shared <= set(claim.words)
 
 
 def test_entity_overlap_is_stored_on_each_piece_of_evidence() -> None:

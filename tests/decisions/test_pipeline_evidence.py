@@ -139,7 +139,19 @@ def test_snippets_that_their_pages_do_not_hold_never_count(web: Any) -> None:
     assert not [s for s in verdict.sources if s["url"] in (OFFICIAL, WIRE)]
 
 
-def test_search_stops_once_refinements_find_nothing_new(web: Any) -> None:
+def _budgets(settings: Any, tmp_path: Path, **budgets: int) -> None:
+    config = yaml.safe_load(Path(settings.CLAIMCHECK_CONFIG).read_text(encoding="utf-8"))
+    config["budgets"].update(budgets)
+    path = tmp_path / "budgets.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    settings.CLAIMCHECK_CONFIG = str(path)
+    reload_config()
+
+
+def test_search_stops_once_refinements_find_nothing_new(
+    web: Any, settings: Any, tmp_path: Path
+) -> None:
+    _budgets(settings, tmp_path, min_crawls=1)
     route = _results(web, [OFFICIAL])
     web.get(OFFICIAL).respond(200, headers=HTML, text=article_html(title="Budget", text=STORY))
 
@@ -153,15 +165,24 @@ def test_search_stops_once_refinements_find_nothing_new(web: Any) -> None:
     assert claim.events.filter(kind=EventKind.DECISION, message__contains="stopped paying")
 
 
+def test_a_claim_that_read_too_little_searches_on_while_queries_remain(web: Any) -> None:
+    route = _results(web, [OFFICIAL])
+    web.get(OFFICIAL).respond(200, headers=HTML, text=article_html(title="Budget", text=STORY))
+
+    claim, verdict = _run()
+
+    # One page read of the two it should read: every query allowed is sent.
+    budgets = reload_config().budgets
+    assert claim.crawls_used == 1 < budgets.min_crawls
+    assert route.call_count == claim.queries_used == budgets.max_queries
+    assert verdict.outcome == "invalid"
+    assert not claim.events.filter(kind=EventKind.DECISION, message__contains="stopped paying")
+
+
 def test_with_more_dry_attempts_allowed_search_goes_on_longer(
     web: Any, settings: Any, tmp_path: Path
 ) -> None:
-    config = yaml.safe_load(Path(settings.CLAIMCHECK_CONFIG).read_text(encoding="utf-8"))
-    config["budgets"]["dry_attempts"] = 3
-    path = tmp_path / "patient.yaml"
-    path.write_text(yaml.safe_dump(config), encoding="utf-8")
-    settings.CLAIMCHECK_CONFIG = str(path)
-    reload_config()
+    _budgets(settings, tmp_path, dry_attempts=3, max_queries=10, min_crawls=1)
     route = _results(web, [OFFICIAL])
     web.get(OFFICIAL).respond(200, headers=HTML, text=article_html(title="Budget", text=STORY))
 

@@ -35,6 +35,7 @@ from decisions.evaluation.covid_fact import read_covid_fact
 from decisions.evaluation.dataset import UNSEEN, Dataset, DatasetError
 from decisions.evaluation.report import build_report, write_report
 from decisions.evaluation.runner import ClaimResult, run_dataset
+from decisions.evaluation.stages import stage_summary
 from decisions.evaluation.web import offline_web, web_dump, web_load
 
 READERS: dict[str, Callable[[Path], Dataset]] = {
@@ -208,6 +209,7 @@ class Command(BaseCommand):
                 f"{report['cost']['crawls_per_claim']['mean']} pages read per claim"
             )
         )
+        self.stdout.write(stage_summary(report["stages"]))
         self.stdout.write(f"Report: {md_path}\n        {json_path}")
 
     def _web_progress(self, done: int, total: int) -> None:
