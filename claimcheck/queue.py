@@ -97,12 +97,14 @@ class _LeaseKeeper:
             self.held[key] = time.monotonic()
 
     def _run(self) -> None:
-        try:
-            while True:
-                time.sleep(task_lease_seconds() / 3)
+        while True:
+            time.sleep(task_lease_seconds() / 3)
+            try:
                 self._beat(renew=True)
-        finally:
-            connection.close()  # this thread's own, for the ORM broker
+            finally:
+                # This thread's own connection, for the ORM broker: not held between beats, so
+                # the database never waits on a session that is only sleeping.
+                connection.close()
 
     def _beat(self, *, renew: bool) -> None:
         try:

@@ -46,11 +46,13 @@ class BackgroundWorker:
         self.thread = threading.Thread(target=self._run, name="test-worker", daemon=True)
 
     def _run(self) -> None:
-        from django_q.brokers import get_broker
+        from django_q.brokers.orm import ORM
         from django_q.signing import SignedPackage
 
         self.go.wait()
-        broker = get_broker()
+        # django-q2's own ORM broker: the leases of the cluster's broker (claimcheck.queue) keep
+        # a thread that would outlive the test in this process; test_cluster.py tests them.
+        broker = ORM()
         try:
             while not self.stop.is_set():
                 for ack_id, payload in broker.dequeue() or []:
