@@ -240,7 +240,7 @@ def main() -> None:
             )
             base = {
                 **os.environ,
-                "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+                "DJANGO_SETTINGS_MODULE": "config.settings",
                 "DJANGO_DEBUG": "true",
                 "DATABASE_URL": f"{pg}/{dbname}",
                 "CLAIMCHECK_CONFIG": str(config),

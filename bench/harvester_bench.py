@@ -128,7 +128,7 @@ def bench(runs: int, base: str) -> int:
     os.environ.update(
         {
             "DJANGO_DEBUG": "1",
-            "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
             "DATABASE_URL": f"sqlite:///{workdir / 'bench.sqlite3'}",
             "CLAIMCHECK_CONFIG": str(config),
             "CLAIMCHECK_LOG_LEVEL": "WARNING",

@@ -197,7 +197,7 @@ def _run(args: argparse.Namespace, *, scratch: Scratch, started_all: float) -> N
     base = f"http://127.0.0.1:{port}"
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         # Debug serves static files without collectstatic; it keeps each request's queries
         # in memory (reset per request), a small cost on every figure below.
         "DJANGO_DEBUG": "true",
@@ -221,7 +221,7 @@ def _run(args: argparse.Namespace, *, scratch: Scratch, started_all: float) -> N
             "gunicorn",
             [
                 GUNICORN,
-                "claimcheck.wsgi:application",
+                "config.wsgi:application",
                 "--workers",
                 str(args.gunicorn_workers),
                 "--threads",

@@ -3,7 +3,7 @@ loopback.
 
 A local HTTP server plays a search provider (SearxNG's JSON API, 300 ms a query) and the web
 (every demo page, 200 ms a page). The demo corpus goes into the local search index only, so
-every page the pipeline decides to read is fetched over loopback through claimcheck.http, as on
+every page the pipeline decides to read is fetched over loopback through integrations.http, as on
 the real web. Claims are run by 1 and then 2 worker processes, each running the pipeline task
 the way a qcluster worker does. Prints claims per minute, median and p95 claim time, SERP queries
 and crawls per decided claim, and CPU milliseconds per claim (process time: network waits are
@@ -130,7 +130,7 @@ def _worker(claim_ids: list[int], port: int, results: Any) -> None:
     django.setup()
     connections.close_all()  # never share the parent's connection after fork
     _install_imitation(port)
-    from claimcheck.models import Claim
+    from claims.models import Claim
     from decisions.pipeline import claim_pipeline_run
 
     for claim_id in claim_ids:
@@ -250,7 +250,7 @@ def main() -> int:
             )
             os.environ.update(
                 {
-                    "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+                    "DJANGO_SETTINGS_MODULE": "config.settings",
                     "DJANGO_DEBUG": "true",
                     "DATABASE_URL": database_url,
                     "CLAIMCHECK_CONFIG": str(yaml_path),

@@ -35,7 +35,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, setup_databases, teardown_databases  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from claimcheck.models import Claim, ClaimStatus, Outcome, claim_fingerprint, claim_hash  # noqa: E402
+from claims.models import Claim, ClaimStatus, Outcome, claim_fingerprint, claim_hash  # noqa: E402
 from decisions.models import Override, Verdict, VerdictReason  # noqa: E402
 from decisions.selectors import queue_state  # noqa: E402
 from evidence.models import ContentDepth, Evidence, Method, Stance, Tier  # noqa: E402

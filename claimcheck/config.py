@@ -132,10 +132,10 @@ class WeightConfig(_Strict):
 
 
 class LLMPrompts(_Strict):
-    rewrite: str = "claimcheck/prompts/rewrite_query.txt"
-    translate: str = "claimcheck/prompts/translate_query.txt"
-    stance: str = "claimcheck/prompts/stance.txt"
-    proof: str = "claimcheck/prompts/proof.txt"
+    rewrite: str = "integrations/prompts/rewrite_query.txt"
+    translate: str = "integrations/prompts/translate_query.txt"
+    stance: str = "integrations/prompts/stance.txt"
+    proof: str = "integrations/prompts/proof.txt"
 
 
 class LLMConfig(_Strict):

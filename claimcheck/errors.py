@@ -1,7 +1,7 @@
 """The one family of errors a service raises when what was asked cannot be done.
 
 Each error knows its HTTP status and its short API label; the message is written for the person
-who asked. They are mapped to HTTP in two places only: the API root (`claimcheck.api`), which
+who asked. They are mapped to HTTP in two places only: the API root (`config.api`), which
 answers `{"error", "details"}`, and `ApplicationErrorMiddleware` for pages. A view catches one
 only to show it beside the form field it names (`form_error`)."""
 

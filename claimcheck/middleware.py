@@ -88,7 +88,7 @@ class ApplicationErrorMiddleware:
     """Maps a service's `ApplicationError` that no view handled to a page, once for every view:
     a missing role to the 403 page (saying which role and how to get it), a missing thing to the
     404 page, anything else to the error page with the error's own status. The API maps the same
-    family in its root (`claimcheck.api`)."""
+    family in its root (`config.api`)."""
 
     def __init__(self, get_response: Any) -> None:
         self.get_response = get_response

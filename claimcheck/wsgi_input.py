@@ -1,4 +1,4 @@
-"""How the WSGI entry point (claimcheck.wsgi) reads a body sent in chunks. Kept apart from the
+"""How the WSGI entry point (config.wsgi) reads a body sent in chunks. Kept apart from the
 Django middleware: it wraps the application before Django has set itself up."""
 
 from __future__ import annotations

@@ -11,9 +11,9 @@ from pydantic import Field
 
 from claimcheck.daterange import FilterDate, SaneDate, SaneDateTime
 from claimcheck.errors import ApplicationError
-from claimcheck.models import Claim, ClaimStatus, Outcome
 from claimcheck.roles import AuthenticatedHttpRequest, require_editor
 from claimcheck.schemas import OFFSET_MAX, ErrorOut, InputSchema
+from claims.models import Claim, ClaimStatus, Outcome
 from decisions import selectors
 from decisions.models import Override
 from decisions.services import claim_submit, claims_submit_many, verdict_override

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from claimcheck.models import ConfidenceTier, Outcome
+from claims.models import ConfidenceTier, Outcome
 from decisions.decide import Source
 from decisions.models import VerdictReason
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 
-from claimcheck.models import Outcome
+from claims.models import Outcome
 from decisions.models import VerdictReason
 from evidence.models import CONFIDENCE_RANK
 

@@ -9,7 +9,7 @@ from typing import Any
 from django import forms
 
 from claimcheck.daterange import validate_date_range
-from claimcheck.models import CLAIM_MAX_CHARS, ClaimStatus, Outcome
+from claims.models import CLAIM_MAX_CHARS, ClaimStatus, Outcome
 from decisions.models import COMMENT_MAX_CHARS
 from decisions.selectors import QUEUE_SORT_DEFAULT, QUEUE_SORTS
 from decisions.services import BATCH_MAX_CLAIMS, CHANNEL_MAX_CHARS, REASON_MAX_CHARS

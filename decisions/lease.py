@@ -25,8 +25,8 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
-from claimcheck.models import Claim, ClaimStatus
 from claimcheck.workers import WorkerStopping, checkpoint
+from claims.models import Claim, ClaimStatus
 
 logger = logging.getLogger(__name__)
 

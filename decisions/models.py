@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from claimcheck.models import Claim, Outcome
+from claims.models import Claim, Outcome
 
 
 class VerdictReason(models.TextChoices):

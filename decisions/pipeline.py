@@ -17,10 +17,9 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from claimcheck import llm
 from claimcheck.config import BudgetConfig, PipelineConfig, get_config
 from claimcheck.language import LanguageGuess, detect_language
-from claimcheck.models import Claim, ClaimStatus, EventKind
+from claims.models import Claim, ClaimStatus, EventKind
 from decisions.confidence import fact_check_confidence
 from decisions.decide import (
     AgentResult,
@@ -82,6 +81,7 @@ from harvester.errors import HarvestError
 from harvester.models import ProcessedResult, SearchRun
 from harvester.schema import QuerySchema
 from harvester.services import search_run_execute
+from integrations import llm
 
 logger = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 import markdown as md
 import nh3
 
-from claimcheck import llm
-from claimcheck.models import Outcome
+from claims.models import Outcome
 from decisions.models import VerdictReason
+from integrations import llm
 
 if TYPE_CHECKING:
     from decisions.decide import AgentResult, ClaimQuestion, Source, Totals

@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 
-from claimcheck import llm
 from claimcheck.language import LanguageGuess, language_name
 from decisions.decide import ClaimQuestion
 from decisions.gate import is_date_word
@@ -24,6 +23,7 @@ from evidence.models import Domain, Tier
 from harvester.rewriter import rewrite_query, translate_query
 from harvester.schema import MAX_KEYWORDS, QuerySchema, validate_schema
 from harvester.textutil import STOPWORDS, words
+from integrations import llm
 
 # Reports of an event appear after it; announcements of it may come a little before.
 DATES_BEFORE = timedelta(days=30)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from claimcheck.events import event_record
-from claimcheck.models import Claim, EventKind, Outcome, PipelineEvent
+from claims.events import event_record
+from claims.models import Claim, EventKind, Outcome, PipelineEvent
 from decisions.decide import Decision, Final, Totals
 from decisions.gate import GateDecision, ScoredLead
 from decisions.models import Verdict

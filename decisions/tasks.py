@@ -10,9 +10,9 @@ from django.db import connection
 from django.db.models import Q
 from django.utils import timezone
 
-from claimcheck.events import event_record
-from claimcheck.models import Claim, ClaimStatus, EventKind
 from claimcheck.workers import WorkerStopping, stoppable
+from claims.events import event_record
+from claims.models import Claim, ClaimStatus, EventKind
 from decisions.lease import lease_expired_before
 from decisions.pipeline import claim_pipeline_run
 from decisions.services.claims import claim_enqueue

@@ -1,4 +1,4 @@
-"""JSON API routes of the evidence app (mounted under /api/ by claimcheck.api).
+"""JSON API routes of the evidence app (mounted under /api/ by config.api).
 
 The domain registry decides how much every source counts, and the entity alias table which
 names are one entity, so only admins may read or change them.

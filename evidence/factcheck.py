@@ -22,12 +22,12 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_date, parse_datetime
 
-from claimcheck import http
 from claimcheck.config import FactCheckConfig, get_config
-from claimcheck.models import Claim, claim_hash, normalize_claim_text
-from claimcheck.ratelimit import TokenBucket, token_bucket
+from claims.models import Claim, claim_hash, normalize_claim_text
 from evidence.domains import host_of
 from evidence.models import FactCheckCache, FactCheckMatch
+from integrations import http
+from integrations.ratelimit import TokenBucket, token_bucket
 
 logger = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
-from claimcheck.models import Claim
+from claims.models import Claim
 
 
 class Tier(models.TextChoices):

@@ -19,9 +19,9 @@ from typing import Any
 import bm25s
 import numpy as np
 
-from claimcheck import llm
 from claimcheck.config import get_config
 from evidence.chunking import Chunk
+from integrations import llm
 
 logger = logging.getLogger(__name__)
 # bm25s sets its own logger to DEBUG when imported, overriding the LOGGING setting.

@@ -1,4 +1,4 @@
-"""JSON API routes of the harvester app (mounted under /api/ by claimcheck.api)."""
+"""JSON API routes of the harvester app (mounted under /api/ by config.api)."""
 
 from __future__ import annotations
 

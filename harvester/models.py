@@ -9,7 +9,7 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.utils import timezone
 
-from claimcheck.models import Claim
+from claims.models import Claim
 
 
 class Query(models.Model):

@@ -19,7 +19,6 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from pydantic import BaseModel, ConfigDict
 
-from claimcheck import llm
 from claimcheck.config import get_config
 from harvester.errors import RewriteFailed, RewriteInvalid
 from harvester.models import Query
@@ -33,6 +32,7 @@ from harvester.schema import (
     validate_schema,
 )
 from harvester.textutil import STOPWORDS, words
+from integrations import llm
 
 logger = logging.getLogger(__name__)
 

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from claimcheck.config import PipelineConfig, get_config
 from claimcheck.language import detect_language
-from claimcheck.models import Claim
+from claims.models import Claim
 from harvester.errors import (
     AllProvidersFailed,
     HarvestError,

@@ -10,7 +10,8 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 from django.utils import timezone
 
-from claimcheck.models import ApiToken, Claim, ClaimStatus, EventKind, Outcome, PipelineEvent
+from claimcheck.models import ApiToken
+from claims.models import Claim, ClaimStatus, EventKind, Outcome, PipelineEvent
 from decisions.models import Override, Verdict, VerdictReason
 from evidence.models import (
     ContentDepth,

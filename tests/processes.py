@@ -65,7 +65,7 @@ def free_port() -> int:
 
 @contextmanager
 def gunicorn(env: dict[str, str], log_path: Path) -> Iterator[str]:
-    """The production server (`claimcheck.wsgi:application`) on a free loopback port, as the
+    """The production server (`config.wsgi:application`) on a free loopback port, as the
     README runs it; yields its base URL once /healthz answers, and stops it on the way out."""
     port = free_port()
     with log_path.open("w") as log:
@@ -74,7 +74,7 @@ def gunicorn(env: dict[str, str], log_path: Path) -> Iterator[str]:
                 sys.executable,
                 "-m",
                 "gunicorn",
-                "claimcheck.wsgi:application",
+                "config.wsgi:application",
                 "--workers",
                 "1",
                 "--threads",

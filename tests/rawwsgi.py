@@ -1,4 +1,4 @@
-"""Requests replayed against the real WSGI entry point (`claimcheck.wsgi.application`) from a raw
+"""Requests replayed against the real WSGI entry point (`config.wsgi.application`) from a raw
 environ, as a server hands them over: the body is a byte stream read by Django's own request
 parsing, with or without a Content-Length or a Content-Type. Django's test client always sets
 both, so it cannot show how a body sent in chunks or with no type is read."""
@@ -16,7 +16,7 @@ from typing import Any
 from django.core.signals import request_finished, request_started
 from django.db import close_old_connections
 
-from claimcheck.wsgi import application
+from config.wsgi import application
 
 
 @dataclass(frozen=True)

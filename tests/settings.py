@@ -6,8 +6,8 @@ import os
 os.environ.setdefault("DJANGO_DEBUG", "true")
 os.environ.setdefault("DJANGO_SECURE_COOKIES", "false")
 
-from claimcheck.settings import *  # noqa: F403
-from claimcheck.settings import BASE_DIR, DATABASES, Q_CLUSTER
+from config.settings import *  # noqa: F403
+from config.settings import BASE_DIR, DATABASES, Q_CLUSTER
 
 Q_CLUSTER = {**Q_CLUSTER, "sync": True}
 # One test database per test process, so that several runs on one machine never collide.

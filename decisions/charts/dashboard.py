@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from claimcheck.models import Outcome
+from claims.models import Outcome
 from decisions.charts.draw import Chart, Series, bar_chart, meter_chart, number_text
 from decisions.charts.enrichment import enrichment_charts
 from decisions.selectors import DashboardData

@@ -223,7 +223,7 @@ def demo_claims_decide(*, progress: Callable[[int, int, str], None] | None = Non
     """Check every demo claim that is not in the queue yet, in the foreground, so that a first
     login finds them decided. Returns how many of those checked reached each outcome ("True",
     "False", "Invalid", or the claim's status if it has none); safe to run again."""
-    from claimcheck.models import Claim, claim_hash
+    from claims.models import Claim, claim_hash
     from decisions.pipeline import claim_pipeline_run
     from decisions.services import claim_submit
 

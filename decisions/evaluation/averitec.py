@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from claimcheck.models import Outcome
+from claims.models import Outcome
 from decisions.evaluation.dataset import (
     Dataset,
     DatasetError,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import quote
 
-from claimcheck.models import Outcome
+from claims.models import Outcome
 from decisions.evaluation.dataset import (
     UNSEEN,
     Dataset,

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claimcheck.models import Outcome
+from claims.models import Outcome
 from decisions.evaluation.averitec import title_from_url
 from decisions.evaluation.dataset import (
     UNSEEN,

@@ -9,7 +9,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from claimcheck.models import Outcome
+from claims.models import Outcome
 
 
 class DatasetError(ValueError):

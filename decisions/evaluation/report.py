@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from claimcheck.config import get_config
-from claimcheck.models import Outcome
+from claims.models import Outcome
 from decisions.evaluation.dataset import OUTCOMES, Dataset
 from decisions.evaluation.metrics import (
     baselines,

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from claimcheck.config import get_config
-from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
+from claims.models import Claim, ClaimStatus, EventKind, Outcome
 from decisions.decide import (
     ClaimQuestion,
     EvidenceHit,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from claimcheck.models import Outcome
+from claims.models import Outcome
 from decisions.evaluation.runner import ClaimResult, EvidenceSeen
 
 NO_PAGES = "no_pages"

@@ -23,7 +23,6 @@ import yaml
 from django.db import transaction
 from django.test.utils import override_settings
 
-from claimcheck import http
 from claimcheck.config import get_config, reload_config
 from decisions.evaluation.dataset import Dataset, WebPage
 from evidence.domains import CSV_HEADER
@@ -31,6 +30,7 @@ from evidence.fetching import corpus_page_store
 from evidence.fetching.base import StoredFetcher
 from evidence.fetching.reading import fetch_outcome
 from evidence.services import domains_import
+from integrations import http
 
 FETCHER_NAME = "offline-web"
 _BATCH = 200

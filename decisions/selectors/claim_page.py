@@ -14,11 +14,7 @@ from django.utils.dateparse import parse_datetime
 from django.utils.safestring import SafeString, mark_safe
 
 from claimcheck.config import get_config
-from claimcheck.models import (
-    Claim,
-    EventKind,
-    PipelineEvent,
-)
+from claims.models import Claim, EventKind, PipelineEvent
 from decisions.decide import ClaimQuestion
 from decisions.models import Comment, Override, Verdict
 from decisions.pipeline import evidence_hit

@@ -12,7 +12,8 @@ from django.contrib.auth.models import User
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
 
 from claimcheck.errors import NotFound
-from claimcheck.models import (
+from claimcheck.roles import require_editor
+from claims.models import (
     Claim,
     ClaimStatus,
     Outcome,
@@ -20,7 +21,6 @@ from claimcheck.models import (
     claim_fingerprint,
     claim_tokens,
 )
-from claimcheck.roles import require_editor
 from decisions.models import Override, SavedQueue, Verdict, VerdictReason
 from evidence.models import Evidence, FactCheckMatch, Stance
 

@@ -14,14 +14,7 @@ from django.db.models.functions import Floor, Least, TruncDate
 from django.utils import timezone
 
 from claimcheck.config import get_config
-from claimcheck.models import (
-    Claim,
-    ClaimStatus,
-    ConfidenceTier,
-    EventKind,
-    Outcome,
-    PipelineEvent,
-)
+from claims.models import Claim, ClaimStatus, ConfidenceTier, EventKind, Outcome, PipelineEvent
 from harvester.models import ProcessedResult, SearchRun
 
 # --- the dashboard ------------------------------------------------------------------------------

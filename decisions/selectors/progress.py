@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from claimcheck.models import Claim, EventKind, PipelineEvent
+from claims.models import Claim, EventKind, PipelineEvent
 
 # What a claim is doing once a step of each kind is on its timeline.
 DOING: dict[str, str] = {

@@ -17,15 +17,9 @@ from django.utils import timezone
 
 from claimcheck.config import get_config
 from claimcheck.daterange import RANGE_MESSAGE, date_in_range
-from claimcheck.events import event_record
 from claimcheck.language import detect_language
-from claimcheck.models import (
-    CLAIM_MAX_CHARS,
-    Claim,
-    ClaimStatus,
-    EventKind,
-    claim_hash,
-)
+from claims.events import event_record
+from claims.models import CLAIM_MAX_CHARS, Claim, ClaimStatus, EventKind, claim_hash
 from decisions.errors import (
     UNSEARCHABLE,
     BatchError,

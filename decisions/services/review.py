@@ -7,9 +7,9 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from claimcheck.events import event_record
-from claimcheck.models import Claim, ClaimStatus, EventKind
 from claimcheck.roles import is_admin
+from claims.events import event_record
+from claims.models import Claim, ClaimStatus, EventKind
 from decisions.errors import ClaimError
 from decisions.models import COMMENT_MAX_CHARS, Comment
 from decisions.services.claims import BULK_MAX, BulkResult

@@ -7,8 +7,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from claimcheck.events import event_record
-from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
+from claims.events import event_record
+from claims.models import Claim, ClaimStatus, EventKind, Outcome
 from decisions.errors import OverrideRefused
 from decisions.models import Override, Verdict
 from decisions.services.claims import BULK_MAX, BulkResult

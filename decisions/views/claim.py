@@ -14,8 +14,8 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HTMX_STOP_POLLING
 
 from claimcheck.errors import form_error
-from claimcheck.models import Claim
 from claimcheck.roles import AuthenticatedHttpRequest, editor_required, require_editor_request
+from claims.models import Claim
 from decisions import selectors
 from decisions.errors import ClaimError
 from decisions.forms import (

@@ -6,8 +6,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from claimcheck.models import ClaimStatus
 from claimcheck.roles import AuthenticatedHttpRequest, editor_required
+from claims.models import ClaimStatus
 from decisions import charts, selectors
 
 

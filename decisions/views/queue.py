@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from claimcheck.models import Outcome
 from claimcheck.roles import AuthenticatedHttpRequest, editor_required, require_editor_request
+from claims.models import Outcome
 from decisions import selectors
 from decisions.errors import ClaimError
 from decisions.forms import QueueFilterForm

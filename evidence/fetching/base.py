@@ -11,7 +11,7 @@ from typing import Any, ClassVar, TypeVar
 from django.core.exceptions import ImproperlyConfigured
 
 from claimcheck.config import FetcherConfig, get_config
-from claimcheck.http import ConnectFailed, HttpError
+from integrations.http import ConnectFailed, HttpError
 
 
 class FetcherUnavailable(ImproperlyConfigured):

@@ -1,7 +1,7 @@
 """Fetching through Firecrawl (the hosted API, or a self-hosted instance at `api_url`).
 
 Firecrawl renders the page on its side and returns HTML, Markdown and what it read about the
-page. The SDK talks to Firecrawl with `requests`, not through claimcheck.http; what goes
+page. The SDK talks to Firecrawl with `requests`, not through integrations.http; what goes
 through our guard is the target URL, checked before it is handed over, so that a self-hosted
 Firecrawl inside the network is never asked to fetch an internal address.
 """
@@ -16,7 +16,6 @@ from typing import Any
 import requests
 from pydantic import ValidationError
 
-from claimcheck import http
 from claimcheck.config import FetcherConfig
 from evidence.fetching.base import (
     Fetcher,
@@ -25,6 +24,7 @@ from evidence.fetching.base import (
     error_kind,
     register,
 )
+from integrations import http
 
 logger = logging.getLogger(__name__)
 

@@ -1,11 +1,11 @@
-"""The plain fetcher: one GET through claimcheck.http (SSRF guard, caps, charset detection)."""
+"""The plain fetcher: one GET through integrations.http (SSRF guard, caps, charset detection)."""
 
 from __future__ import annotations
 
 import time
 
-from claimcheck import http
 from evidence.fetching.base import Fetcher, RawFetch, error_kind, register
+from integrations import http
 
 _ACCEPT = "text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.9,text/plain;q=0.8,*/*;q=0.1"
 

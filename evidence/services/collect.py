@@ -26,9 +26,8 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from claimcheck import llm
 from claimcheck.config import get_config
-from claimcheck.models import Claim
+from claims.models import Claim
 from evidence.chunking import chunk_text
 from evidence.domains import DomainRule, publisher_of, weigh_source
 from evidence.entities import entity_overlap, extract_entities
@@ -39,6 +38,7 @@ from evidence.services.duplicates import duplicates_mark
 from evidence.stance import ClaimContext, Finding, assess_page, assess_snippet
 from evidence.stance.scorer import overlaps
 from harvester.canonical import canonicalize_url
+from integrations import llm
 
 logger = logging.getLogger(__name__)
 

@@ -37,7 +37,7 @@ from collections import defaultdict
 from django.db import transaction
 
 from claimcheck.config import get_config
-from claimcheck.models import Claim
+from claims.models import Claim
 from evidence.models import CONFIDENCE_RANK, ContentDepth, Evidence, Method, VerificationStatus
 from evidence.quotes import same_statement
 

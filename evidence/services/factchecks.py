@@ -3,7 +3,7 @@ registry (a known, weighted source) and its rating says true or false."""
 
 from __future__ import annotations
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from evidence.domains import weigh_source
 from evidence.models import ContentDepth, Evidence, FactCheckMatch, Method, Stance
 

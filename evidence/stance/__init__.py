@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from datetime import date, datetime
 
-from claimcheck import llm
 from evidence.rerank import ScoredChunk
 from evidence.stance import reader
 from evidence.stance.local import assess_snippet, judge_sentences, model_confidence, score_page
 from evidence.stance.types import ClaimContext, Finding
+from integrations import llm
 
 __all__ = [
     "ClaimContext",

@@ -14,11 +14,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from claimcheck import llm
 from evidence.dates import find_text_dates
 from evidence.models import Method
 from evidence.rerank import ScoredChunk
 from evidence.stance.types import ClaimContext, Finding
+from integrations import llm
 
 logger = logging.getLogger(__name__)
 

@@ -23,16 +23,16 @@ from typing import Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from claimcheck import http
 from claimcheck.config import ProviderConfig
-from claimcheck.ratelimit import (
+from harvester.models import ProviderStatus
+from harvester.schema import QuerySchema, compile_query
+from integrations import http
+from integrations.ratelimit import (
     RedisCircuitBreaker,
     TokenBucket,
     redis_url,
     token_bucket,
 )
-from harvester.models import ProviderStatus
-from harvester.schema import QuerySchema, compile_query
 
 BACKOFF_BASE_S = 0.25
 BACKOFF_MAX_S = 4.0

@@ -7,7 +7,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from claimcheck import http
 from harvester.providers.base import (
     HttpProvider,
     ProviderFailure,
@@ -18,6 +17,7 @@ from harvester.providers.base import (
     register,
 )
 from harvester.schema import QuerySchema, compile_query
+from integrations import http
 
 _EARLIEST = "1990-01-01"
 

@@ -9,7 +9,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from claimcheck import http
 from harvester.providers.base import (
     HttpProvider,
     ProviderFailure,
@@ -20,6 +19,7 @@ from harvester.providers.base import (
     register,
 )
 from harvester.schema import QuerySchema
+from integrations import http
 
 # An article's body is its whole text; the first lines are the snippet.
 SNIPPET_CHARS = 400

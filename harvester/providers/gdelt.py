@@ -8,7 +8,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from claimcheck import http
 from harvester.providers.base import (
     HttpProvider,
     ProviderFailure,
@@ -19,6 +18,7 @@ from harvester.providers.base import (
     register,
 )
 from harvester.schema import QuerySchema, compile_keywords
+from integrations import http
 
 _LANGUAGES = {
     "ar": "arabic",

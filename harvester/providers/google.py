@@ -8,7 +8,6 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from claimcheck import http
 from harvester.providers.base import (
     HttpProvider,
     ProviderHit,
@@ -18,6 +17,7 @@ from harvester.providers.base import (
     register,
 )
 from harvester.schema import QuerySchema
+from integrations import http
 
 _DATE_TAGS = ("article:published_time", "og:article:published_time", "datepublished", "date")
 

@@ -9,7 +9,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from claimcheck import http
 from harvester.providers.base import (
     HttpProvider,
     ProviderFailure,
@@ -20,6 +19,7 @@ from harvester.providers.base import (
     register,
 )
 from harvester.schema import QuerySchema, quote_keyword
+from integrations import http
 
 Q_MAX_CHARS = 500
 # The languages NewsAPI indexes, by their ISO 639-1 codes.

@@ -8,7 +8,6 @@ from typing import Any
 from django.utils import timezone
 from pydantic import BaseModel, ConfigDict, Field
 
-from claimcheck import http
 from harvester.providers.base import (
     HttpProvider,
     ProviderHit,
@@ -18,6 +17,7 @@ from harvester.providers.base import (
     register,
 )
 from harvester.schema import QuerySchema, compile_query
+from integrations import http
 
 
 class SearxngOptions(BaseModel):

@@ -7,7 +7,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from claimcheck import http
 from harvester.providers.base import (
     HttpProvider,
     ProviderHit,
@@ -17,6 +16,7 @@ from harvester.providers.base import (
     register,
 )
 from harvester.schema import QuerySchema
+from integrations import http
 
 
 class SerperOptions(BaseModel):

@@ -7,7 +7,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from claimcheck import http
 from harvester.providers.base import (
     HttpProvider,
     ProviderFailure,
@@ -19,6 +18,7 @@ from harvester.providers.base import (
     register,
 )
 from harvester.schema import QuerySchema, compile_query
+from integrations import http
 
 
 class YacyOptions(BaseModel):

@@ -19,8 +19,8 @@ import redis
 from django_q.signing import SignedPackage
 from django_q.tasks import async_task
 
-from claimcheck.models import Claim, ClaimStatus
 from claimcheck.queue import ORM, Redis
+from claims.models import Claim, ClaimStatus
 from decisions.services import claim_submit
 from harvester.models import ProviderCall
 from tests.processes import ImitationSearch, database_url, imitation_search, qcluster, wait_until
@@ -59,7 +59,7 @@ def broker(request: pytest.FixtureRequest) -> Any:
 def _env(kind: str, imitation: ImitationSearch, tmp_path: Path, *, workers: int) -> dict[str, str]:
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "true",
         "DATABASE_URL": database_url(),
         "CLAIMCHECK_QUEUE": QUEUE,

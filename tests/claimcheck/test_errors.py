@@ -11,10 +11,10 @@ from django.http import HttpRequest, HttpResponse
 from django.test import Client, RequestFactory, override_settings
 from django.urls import include, path
 
-from claimcheck.api import api
 from claimcheck.errors import ApplicationError, Forbidden, NotFound, form_error
 from claimcheck.models import ApiToken
 from claimcheck.roles import NEEDS_ADMIN, require_admin, require_editor
+from config.api import api
 from decisions import selectors
 
 
@@ -32,7 +32,7 @@ def _refuse(request: HttpRequest, kind: str) -> HttpResponse:
     raise errors[kind]
 
 
-urlpatterns = [path("refuse/<str:kind>/", _refuse), path("", include("claimcheck.urls"))]
+urlpatterns = [path("refuse/<str:kind>/", _refuse), path("", include("config.urls"))]
 
 
 def test_the_api_answers_a_refusal_with_its_status_label_and_field() -> None:

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
-from claimcheck.models import Claim, ClaimStatus
+from claims.models import Claim, ClaimStatus
 from decisions.demo.loader import demo_claims
 
 ROOT = Path(settings.BASE_DIR)

@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from claimcheck.models import ApiToken, Claim
+from claimcheck.models import ApiToken
+from claims.models import Claim
 from decisions.models import Override
 from evidence.models import Domain
 from tests.factories import DecidedClaimFactory, VerdictFactory

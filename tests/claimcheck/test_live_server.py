@@ -12,7 +12,8 @@ from typing import Any
 import httpx
 import pytest
 
-from claimcheck.models import ApiToken, Claim
+from claimcheck.models import ApiToken
+from claims.models import Claim
 from evidence.models import Domain
 from harvester.models import SearchRun
 from tests.factories import UserFactory
@@ -29,7 +30,7 @@ def server(django_db_setup: Any, django_db_blocker: Any, tmp_path_factory: Any) 
     """One server for the module, on the test database."""
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "true",
         "DJANGO_SECURE_COOKIES": "false",
         "DATABASE_URL": database_url(),

@@ -11,7 +11,7 @@ import pytest
 from django.db.models import Max
 from django_q.models import OrmQ
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from decisions.models import Override
 from evidence.models import Domain, DomainChange, EntityAlias
 from harvester.models import SearchRun
@@ -265,7 +265,7 @@ def test_every_write_endpoint_refuses_an_unknown_field_and_writes_nothing(
 
 def test_the_unknown_field_check_covers_every_write_endpoint() -> None:
     """A new write endpoint joins the list above (and the InputSchema base) or fails here."""
-    from claimcheck.api import api
+    from config.api import api
 
     writes = set()
     for prefix, router in api._routers:

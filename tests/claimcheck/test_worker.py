@@ -49,7 +49,7 @@ def test_a_task_sent_through_redis_is_done_by_a_real_qcluster(tmp_path: Path) ->
     list_key = f"claimcheck-test-{os.getpid()}"
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "true",
         "DATABASE_URL": database_url(),
         "REDIS_URL": REDIS_URL,

@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from claimcheck.models import Claim, EventKind, PipelineEvent
+from claims.models import Claim, EventKind, PipelineEvent
 from decisions.models import COMMENT_MAX_CHARS, Comment
 from tests.factories import DecidedClaimFactory, UserFactory, VerdictFactory
 

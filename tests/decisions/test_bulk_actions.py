@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from claimcheck.models import Claim, ClaimStatus, EventKind, PipelineEvent
+from claims.models import Claim, ClaimStatus, EventKind, PipelineEvent
 from decisions.models import Override
 from tests.factories import ClaimFactory, DecidedClaimFactory, VerdictFactory
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
+from claims.models import Claim, ClaimStatus, EventKind, Outcome
 from decisions.errors import BatchError, ClaimError
 from decisions.models import Override
 from decisions.selectors import also_reported_by

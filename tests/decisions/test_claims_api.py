@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from claimcheck.models import ApiToken, Claim
+from claimcheck.models import ApiToken
+from claims.models import Claim
 from decisions.models import Override
 from tests.factories import ClaimFactory, DecidedClaimFactory, UserFactory, VerdictFactory
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from claimcheck.models import ConfidenceTier, Outcome
+from claims.models import ConfidenceTier, Outcome
 from decisions.confidence import FactCheckConfidence, fact_check_confidence
 from decisions.decide import Source
 from decisions.demo.loader import demo_claims, demo_load

@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from claimcheck.models import Claim, ClaimStatus, EventKind
+from claims.models import Claim, ClaimStatus, EventKind
 from decisions import charts
 from decisions.selectors import Share, dashboard_data, enrichment_metrics
 from tests.factories import (

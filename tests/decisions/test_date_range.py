@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test import Client
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from tests.factories import ClaimFactory
 
 pytestmark = pytest.mark.django_db
@@ -131,7 +131,7 @@ def test_one_unreadable_row_breaks_no_page_and_repair_clears_it(
 
     out = StringIO()
     call_command("repair_dates", "--dry-run", stdout=out)
-    assert f"claimcheck.Claim.timeframe_end: would clear 1 row(s) ({bad.pk})" in out.getvalue()
+    assert f"claims.Claim.timeframe_end: would clear 1 row(s) ({bad.pk})" in out.getvalue()
     with connection.cursor() as cursor:
         cursor.execute("SELECT timeframe_end IS NULL FROM claimcheck_claim WHERE id = %s", [bad.pk])
         assert cursor.fetchone() == (False,)

@@ -575,8 +575,8 @@ def test_the_rendered_proof_shows_script_tags_as_text() -> None:
 
 
 def test_an_llm_proof_citing_unknown_sources_is_refused() -> None:
-    from claimcheck.llm import LLMError
     from decisions.decide import Source
+    from integrations.llm import LLMError
 
     sources = [Source(url="https://europa.eu/a", title="A", pub_date=None, excerpt="x")]
     check_citations("As [1] says, see https://europa.eu/a.", sources=sources)
@@ -589,7 +589,7 @@ def test_an_llm_proof_citing_unknown_sources_is_refused() -> None:
 def test_with_an_llm_configured_the_proof_is_written_by_it_and_may_cite_only_its_sources(
     settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from claimcheck.llm import LLMError, llm_mock
+    from integrations.llm import LLMError, llm_mock
     from tests.evidence.factories import use_config
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-not-real")

@@ -15,7 +15,7 @@ import yaml
 from django.core.management import call_command
 
 from claimcheck.language import detect_language
-from claimcheck.models import Claim
+from claims.models import Claim
 from decisions.decide import ClaimQuestion
 from decisions.demo.loader import (
     DOMAINS_CSV,

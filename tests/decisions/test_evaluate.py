@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from claimcheck.config import get_config
-from claimcheck.models import Claim
+from claims.models import Claim
 from decisions.evaluation.averitec import answer_text, read_averitec, title_from_url, unarchive
 from decisions.evaluation.climate_fever import read_climate_fever
 from decisions.evaluation.covid_fact import read_covid_fact

@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from claimcheck.llm import llm_mock
-from claimcheck.models import Claim, EventKind
+from claims.models import Claim, EventKind
 from decisions.decide import ClaimQuestion
 from decisions.demo.loader import demo_load
 from decisions.gate import ClaimTerms, lead_relevance
@@ -19,6 +18,7 @@ from decisions.services import claim_submit
 from evidence.models import Evidence, Page
 from evidence.services import Lead
 from harvester.models import ProcessedResult, SearchRun
+from integrations.llm import llm_mock
 from tests.evidence.factories import use_config
 
 pytestmark = pytest.mark.django_db

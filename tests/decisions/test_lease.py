@@ -17,7 +17,7 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
-from claimcheck.models import Claim, ClaimStatus
+from claims.models import Claim, ClaimStatus
 from decisions.lease import ClaimLeaseLost, claim_lease, lease_checkpoint
 from decisions.pipeline import claim_start
 from decisions.services import claim_submit
@@ -103,7 +103,7 @@ def test_a_claim_whose_worker_is_killed_is_taken_again_within_a_minute(tmp_path:
     claim, _ = claim_submit(text="The council adopted the battery passport rules", enqueue=False)
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "true",
         "DATABASE_URL": database_url(),
         "CLAIMCHECK_QUEUE": f"lease-test-{os.getpid()}",

@@ -14,9 +14,8 @@ import respx
 import yaml
 from django.utils import timezone
 
-from claimcheck import http
 from claimcheck.config import ConfigError, load_config, reload_config
-from claimcheck.models import Claim, ClaimStatus, EventKind, PipelineEvent
+from claims.models import Claim, ClaimStatus, EventKind, PipelineEvent
 from decisions import pipeline
 from decisions.demo.loader import demo_claims, demo_load
 from decisions.pipeline import claim_pipeline_run
@@ -24,6 +23,7 @@ from decisions.services import claim_submit
 from decisions.tasks import claims_sweep_stale
 from harvester.models import SearchRun
 from harvester.providers import base
+from integrations import http
 
 pytestmark = pytest.mark.django_db
 

@@ -15,13 +15,13 @@ import pytest
 import respx
 import yaml
 
-from claimcheck import http
 from claimcheck.config import reload_config
-from claimcheck.models import ClaimStatus, EventKind
+from claims.models import ClaimStatus, EventKind
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_submit
 from evidence.models import Evidence, VerificationStatus
 from harvester.providers import base
+from integrations import http
 from tests.evidence.factories import article_html
 
 pytestmark = pytest.mark.django_db

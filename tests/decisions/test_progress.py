@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from claimcheck.models import ClaimStatus, EventKind
+from claims.models import ClaimStatus, EventKind
 from decisions.selectors import claims_progress, progress_of
 from tests.factories import ClaimFactory, DecidedClaimFactory, PipelineEventFactory
 

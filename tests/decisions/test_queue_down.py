@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django_q.conf import Conf
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from tests.factories import DecidedClaimFactory
 
 pytestmark = pytest.mark.django_db

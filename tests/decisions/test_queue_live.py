@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from claimcheck.events import event_record
-from claimcheck.models import ClaimStatus, EventKind, Outcome
+from claims.events import event_record
+from claims.models import ClaimStatus, EventKind, Outcome
 from tests.factories import ClaimFactory, DecidedClaimFactory
 
 pytestmark = pytest.mark.django_db

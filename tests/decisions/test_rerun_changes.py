@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from claimcheck.models import Outcome
+from claims.models import Outcome
 from tests.factories import DecidedClaimFactory, VerdictFactory
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from decisions.demo.loader import demo_claims, demo_load
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_rerun, claim_submit

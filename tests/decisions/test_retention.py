@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from decisions.services.retention import evidence_retention_sweep
 from evidence.models import Evidence, Page
 from harvester.local_index import index_document, search_documents
@@ -93,7 +93,7 @@ def test_the_daily_schedule_runs_the_sweep_in_a_real_worker(tmp_path: Path) -> N
     )
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "true",
         "DATABASE_URL": database_url(),
         "CLAIMCHECK_QUEUE": cluster,

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from claimcheck.models import ClaimStatus, EventKind
+from claims.models import ClaimStatus, EventKind
 from decisions.errors import ClaimError
 from decisions.services import claim_mark_reviewed, claim_take
 from decisions.services import review as review_services

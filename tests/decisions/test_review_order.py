@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from claimcheck.models import ClaimStatus
+from claims.models import ClaimStatus
 from tests.factories import ClaimFactory, DecidedClaimFactory, VerdictFactory
 
 pytestmark = pytest.mark.django_db

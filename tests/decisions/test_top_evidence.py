@@ -17,13 +17,13 @@ import yaml
 from django.test import Client
 from django.urls import reverse
 
-from claimcheck import http
 from claimcheck.config import reload_config
-from claimcheck.models import Claim, ClaimStatus
+from claims.models import Claim, ClaimStatus
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_submit
 from evidence.models import Evidence, Stance
 from harvester.providers import base
+from integrations import http
 from tests.evidence.factories import article_html
 
 pytestmark = pytest.mark.django_db

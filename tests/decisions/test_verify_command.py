@@ -8,7 +8,7 @@ import logging
 import pytest
 from django.core.management import call_command
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from decisions.demo.loader import demo_load
 
 pytestmark = pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
+from claims.models import Claim, ClaimStatus, EventKind, Outcome
 from decisions.models import Override
 from tests.factories import (
     ClaimFactory,

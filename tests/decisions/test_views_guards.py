@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
+from claims.models import Claim, ClaimStatus, EventKind, Outcome
 from tests.factories import (
     ClaimFactory,
     DecidedClaimFactory,

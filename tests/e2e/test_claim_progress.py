@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 import decisions.step_events
-from claimcheck.models import Claim
+from claims.models import Claim
 from decisions.demo.loader import demo_claims, demo_load
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_submit

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from claimcheck.models import Claim, ClaimStatus
+from claims.models import Claim, ClaimStatus
 from decisions.demo.loader import demo_claims
 from harvester.models import SearchRun
 from tests.e2e.conftest import SCREENSHOTS

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from claimcheck.models import Claim, ClaimStatus
+from claims.models import Claim, ClaimStatus
 from decisions.demo.loader import demo_claims, demo_load
 from decisions.services import claim_submit
 from tests.e2e.test_review_desk import BackgroundWorker, sign_in, worker  # noqa: F401

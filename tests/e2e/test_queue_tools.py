@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from decisions.models import Override
 from tests.e2e.test_review_desk import sign_in
 from tests.factories import DecidedClaimFactory, VerdictFactory

@@ -15,7 +15,7 @@ from django.db import connection
 from django.test import Client
 from playwright.sync_api import expect
 
-from claimcheck.models import Claim, ClaimStatus, EventKind, Outcome
+from claims.models import Claim, ClaimStatus, EventKind, Outcome
 from decisions.demo.loader import demo_claims, demo_load
 from evidence.models import Domain, Evidence, Stance
 from harvester.models import SearchRun

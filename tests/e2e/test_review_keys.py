@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from playwright.sync_api import expect
 
-from claimcheck.models import Claim, ClaimStatus
+from claims.models import Claim, ClaimStatus
 from tests.e2e.test_review_desk import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -14,9 +14,9 @@ import factory
 import pytest
 from django.utils import timezone
 
-from claimcheck import http
 from claimcheck.config import PipelineConfig, reload_config
 from evidence.models import ContentDepth, Domain, Page, Tier, VerificationStatus
+from integrations import http
 from tests.factories import PageFactory
 
 # Every host the tests pretend exists, with the addresses it "resolves" to.

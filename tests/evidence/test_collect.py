@@ -1,5 +1,5 @@
 """collect_evidence end to end: leads fetched through evidence.fetching (the outside web mocked
-with respx at claimcheck.http's boundary), read, and stored as Evidence rows once."""
+with respx at integrations.http's boundary), read, and stored as Evidence rows once."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import UTC, date, datetime
 import pytest
 import respx
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from evidence.fetching import page_fetch
 from evidence.models import (
     ContentDepth,

@@ -9,7 +9,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from claimcheck.models import PipelineEvent
+from claims.models import PipelineEvent
 from decisions.demo.loader import demo_load
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_submit

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 import respx
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from evidence.models import Evidence, Method, Stance, VerificationStatus
 from evidence.quotes import quote_similarity
 from evidence.services import Lead, collect_evidence, snippet_evidence

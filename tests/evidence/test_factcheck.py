@@ -15,11 +15,11 @@ import respx
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
-from claimcheck.models import claim_hash
-from claimcheck.ratelimit import LocalTokenBucket
+from claims.models import claim_hash
 from evidence import factcheck
 from evidence.factcheck import API_URL, factcheck_lookup
 from evidence.models import FactCheckCache, FactCheckMatch
+from integrations.ratelimit import LocalTokenBucket
 from tests.evidence.factories import install_fake_dns, use_config
 from tests.factories import ClaimFactory
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from evidence.domains import invalidate_cache
 from evidence.models import Evidence, FactCheckMatch, Method, Stance, Tier
 from evidence.services import factcheck_evidence_record

@@ -1,7 +1,7 @@
 """Fetching pages: every way a page can go wrong ends in a recorded status, never a crash.
 
-The outside web is respx routes at claimcheck.http's boundary, with DNS faked through
-`claimcheck.http.addresses.resolve`; the slow server is a real one on 127.0.0.1. Firecrawl's SDK
+The outside web is respx routes at integrations.http's boundary, with DNS faked through
+`integrations.http.addresses.resolve`; the slow server is a real one on 127.0.0.1. Firecrawl's SDK
 talks through `requests`, which respx cannot see, so its tests replace the SDK's HttpClient.post.
 """
 

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from claimcheck import llm
 from evidence.chunking import Chunk, chunk_text
 from evidence.rerank import rerank
+from integrations import llm
 from tests.evidence.factories import use_config
 
 FILLER = "The weather stayed mild and the markets were calm for most of the week. " * 18

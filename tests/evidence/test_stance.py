@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from claimcheck.llm import LLMError, llm_mock
 from evidence.chunking import chunk_text
 from evidence.models import Confidence, Method, Stance
 from evidence.rerank import rerank
 from evidence.stance import ClaimContext, assess_page, assess_snippet
+from integrations.llm import LLMError, llm_mock
 from tests.evidence.factories import use_config
 
 # These cases hold the lexical scorer, the reader when no stance model loads; the rules

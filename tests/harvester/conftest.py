@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 import yaml
 
-from claimcheck import http
 from claimcheck.config import PipelineConfig, reload_config
 from harvester.providers import base
+from integrations import http
 
 PUBLIC_IP = ipaddress.ip_address("93.184.216.34")
 _counter = itertools.count()

@@ -11,9 +11,9 @@ import respx
 from django.test import Client
 from django.utils import timezone
 
-from claimcheck.llm import llm_mock
 from harvester.local_index import index_document
 from harvester.models import ProcessedResult, RawResult, SearchRun
+from integrations.llm import llm_mock
 from tests.factories import ProcessedResultFactory, SearchRunFactory
 from tests.harvester import samples
 from tests.harvester.conftest import UseConfig, providers_config

@@ -10,11 +10,11 @@ import pytest
 import respx
 
 from claimcheck.config import ProviderConfig
-from claimcheck.ratelimit import LocalTokenBucket
 from harvester.models import ProviderStatus
 from harvester.providers import get_provider
 from harvester.providers.base import CircuitBreaker, HttpProvider
 from harvester.schema import validate_schema
+from integrations.ratelimit import LocalTokenBucket
 
 SCHEMA = validate_schema({"keywords": ["inflation"]})
 SEARX = "http://searx.internal:8888"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import litellm
 import pytest
 
-from claimcheck.llm import llm_mock, load_prompt
 from harvester.errors import RewriteFailed, RewriteInvalid
 from harvester.models import Query
 from harvester.rewriter import deterministic_rewrite, rewrite_query
+from integrations.llm import llm_mock, load_prompt
 from tests.harvester.conftest import UseConfig
 
 LLM = {"model": "openai/gpt-4o-mini"}

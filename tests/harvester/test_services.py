@@ -9,7 +9,7 @@ from typing import Any, cast
 import pytest
 import respx
 
-from claimcheck.models import Claim
+from claims.models import Claim
 from harvester.errors import AllProvidersFailed, InvalidSearchRequest, RewriteInvalid
 from harvester.local_index import index_document
 from harvester.models import (

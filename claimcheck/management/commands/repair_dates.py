@@ -14,7 +14,7 @@ from django.core.management.base import BaseCommand, CommandParser
 from django.db import models, transaction
 
 from claimcheck.daterange import DATE_MAX, DATE_MIN, STORED_MAX, STORED_MIN
-from claimcheck.models import Claim
+from claims.models import Claim
 
 
 class Command(BaseCommand):

@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models.signals import post_save
 
-from claimcheck.models import Claim, ClaimStatus, PipelineEvent
+from claims.models import Claim, ClaimStatus, PipelineEvent
 from decisions.errors import ClaimError
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_submit, current_verdict

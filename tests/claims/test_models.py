@@ -4,7 +4,7 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from claimcheck.models import Claim, claim_hash
+from claims.models import Claim, claim_hash
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -12,9 +12,9 @@ import litellm
 import pytest
 from pydantic import BaseModel
 
-from claimcheck import llm
 from claimcheck.config import LLMConfig, resolve_path
-from claimcheck.llm import LLMError, LLMMockExhausted, LLMResult, PromptName
+from integrations import llm
+from integrations.llm import LLMError, LLMMockExhausted, LLMResult, PromptName
 
 KEY_ENV = "CLAIMCHECK_TEST_LLM_KEY"
 KEY = "sk-test-0123456789abcdef0123456789"
@@ -238,7 +238,7 @@ def test_the_call_log_carries_purpose_model_tokens_and_cost_but_never_prompt_or_
     config: LLMConfig, caplog: pytest.LogCaptureFixture
 ) -> None:
     secret_claim = "The mayor of Exampleville resigned on 2024-03-01."
-    with caplog.at_level(logging.DEBUG, logger="claimcheck.llm"):
+    with caplog.at_level(logging.DEBUG, logger="integrations.llm"):
         llm.complete_text(
             system="Write a proof.",
             user=secret_claim,
@@ -247,7 +247,7 @@ def test_the_call_log_carries_purpose_model_tokens_and_cost_but_never_prompt_or_
             mock_response="ok",
         )
 
-    records = [r for r in caplog.records if r.name == "claimcheck.llm"]
+    records = [r for r in caplog.records if r.name == "integrations.llm"]
     call = next(r for r in records if r.getMessage() == "llm call")
     assert vars(call)["purpose"] == "proof"
     assert vars(call)["model"] == MODEL

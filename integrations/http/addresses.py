@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import httpx
 from django.conf import settings
 
-from claimcheck.http.errors import BlockedURL, ConnectFailed, HttpError, InvalidURL, Offline
+from integrations.http.errors import BlockedURL, ConnectFailed, HttpError, InvalidURL, Offline
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 

@@ -20,7 +20,7 @@ import httpx
 import pytest
 import respx
 
-from claimcheck import http
+from integrations import http
 
 REAL_RESOLVE = http.resolve
 
@@ -630,13 +630,13 @@ def test_logs_name_the_host_and_never_the_query_or_headers(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     respx.get("https://api.example.org/q").mock(return_value=httpx.Response(200))
-    with caplog.at_level(logging.DEBUG, logger="claimcheck.http"):
+    with caplog.at_level(logging.DEBUG, logger="integrations.http"):
         http.get(
             "https://api.example.org/q?token=S3CRET-IN-URL",
             params={"key": "S3CRET-PARAM"},
             headers={"X-Api-Key": "S3CRET-HEADER"},
         )
-    records = [r for r in caplog.records if r.name == "claimcheck.http"]
+    records = [r for r in caplog.records if r.name == "integrations.http"]
     assert records
     assert records[-1].__dict__["host"] == "api.example.org"
     assert records[-1].__dict__["status"] == 200

@@ -15,10 +15,10 @@ from typing import Any
 import anyio
 import httpx
 
-from claimcheck.http.addresses import Policy, parse_url
-from claimcheck.http.backends import guarded_async_client, guarded_client
-from claimcheck.http.charset import detect_encoding
-from claimcheck.http.errors import (
+from integrations.http.addresses import Policy, parse_url
+from integrations.http.backends import guarded_async_client, guarded_client
+from integrations.http.charset import detect_encoding
+from integrations.http.errors import (
     BadJSON,
     BlockedURL,
     ConnectFailed,
@@ -30,7 +30,7 @@ from claimcheck.http.errors import (
     TransferFailed,
 )
 
-logger = logging.getLogger("claimcheck.http")
+logger = logging.getLogger("integrations.http")
 
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 # Caller headers that may follow a redirect to another origin: API keys often travel in

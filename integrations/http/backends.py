@@ -13,8 +13,8 @@ import anyio
 import httpcore
 import httpx
 
-from claimcheck.http.addresses import Policy
-from claimcheck.http.errors import BlockedURL
+from integrations.http.addresses import Policy
+from integrations.http.errors import BlockedURL
 
 USER_AGENT = "ClaimCheck/0.1 (+https://claimcheck.example/bot)"
 

@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from claimcheck.models import Claim, PipelineEvent
+from claims.models import Claim, PipelineEvent
 
 logger = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from claimcheck import views
-from claimcheck.api import api
+from config.api import api
 
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),

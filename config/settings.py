@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from claimcheck.env import (
+from config.env import (
     database_from_url,
     env_bool,
     env_choice,
@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "claimcheck",
     "django_q",
     "axes",
+    "claims",
     "harvester",
     "evidence",
     "decisions",
@@ -108,8 +109,8 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 
-ROOT_URLCONF = "claimcheck.urls"
-WSGI_APPLICATION = "claimcheck.wsgi.application"
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
 
 TEMPLATES = [
     {

@@ -11,7 +11,7 @@ import time
 import pytest
 from django.conf import settings
 
-from claimcheck.ratelimit import RedisTokenBucket
+from integrations.ratelimit import RedisTokenBucket
 from tests.claimcheck.test_worker import REDIS_URL, _redis_up
 
 
@@ -27,7 +27,7 @@ def _workers_take(name: str, *, redis_url: str, processes: int = 2) -> list[int]
     )
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "true",
         "REDIS_URL": redis_url,
     }
@@ -80,7 +80,7 @@ def test_the_shared_bucket_refills_at_its_rate() -> None:
 def _in_worker(code: str, *, redis_url: str) -> str:
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "claimcheck.settings",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DJANGO_DEBUG": "true",
         "REDIS_URL": redis_url,
     }
@@ -116,7 +116,7 @@ def test_failures_seen_by_one_worker_open_the_breaker_for_another() -> None:
         _in_worker(failing, redis_url=REDIS_URL)
         assert 55 < float(_in_worker(asking, redis_url=REDIS_URL)) <= 60
     finally:
-        from claimcheck.ratelimit import RedisCircuitBreaker
+        from integrations.ratelimit import RedisCircuitBreaker
 
         RedisCircuitBreaker(f"claimcheck:breaker:provider:{name}", 2, 60, url=REDIS_URL).reset()
 
@@ -137,7 +137,7 @@ def test_without_redis_a_breaker_is_kept_in_each_process() -> None:
 def test_the_shared_breaker_lets_one_trial_through_after_its_cooldown() -> None:
     if not _redis_up():
         pytest.fail(f"Redis is not reachable at {REDIS_URL}; start it (see README)")
-    from claimcheck.ratelimit import RedisCircuitBreaker
+    from integrations.ratelimit import RedisCircuitBreaker
 
     breaker = RedisCircuitBreaker(f"claimcheck:test:{time.monotonic_ns()}", 2, 0.5, url=REDIS_URL)
     try:

@@ -11,7 +11,7 @@ import pytest
 from django.db import connection, transaction
 from django.db.backends.postgresql.base import DatabaseWrapper
 
-from claimcheck.env import database_from_url
+from config.env import database_from_url
 
 postgres_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="the pool is PostgreSQL's (psycopg_pool)"

@@ -5,7 +5,7 @@ went wrong. A configured model that fails is an error, never a silent fallback: 
 configured" (`is_enabled()` is False) selects the deterministic components, and that choice is
 the caller's, made up front.
 
-Logs (logger "claimcheck.llm") carry purpose, model, latency, tokens and cost. Prompts and
+Logs (logger "integrations.llm") carry purpose, model, latency, tokens and cost. Prompts and
 outputs are never logged, because they hold claim text; API keys are never logged or put in
 error details.
 
@@ -34,11 +34,11 @@ from pydantic import BaseModel, ValidationError
 from claimcheck.config import LLMConfig, get_config, resolve_path
 
 # litellm fetches its price list over the network at import unless told otherwise. Settings set
-# this too; setting it here as well keeps a bare `import claimcheck.llm` offline. Nothing above
+# this too; setting it here as well keeps a bare `import integrations.llm` offline. Nothing above
 # imports litellm: it is only imported inside functions (see _litellm), after this line ran.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 
-logger = logging.getLogger("claimcheck.llm")
+logger = logging.getLogger("integrations.llm")
 
 ErrorKind = Literal[
     "not_configured", "timeout", "auth", "rate_limit", "unavailable", "bad_output", "failed"

@@ -14,11 +14,11 @@ vetted addresses, under one deadline), `charset` (what a body is encoded in), `c
 request: redirects, headers, byte caps, the response) and `errors`.
 """
 
-from claimcheck.http.addresses import IPAddress, check_url, offline, resolve
-from claimcheck.http.backends import USER_AGENT
-from claimcheck.http.charset import detect_encoding
-from claimcheck.http.client import Response, aget, arequest, get, request
-from claimcheck.http.errors import (
+from integrations.http.addresses import IPAddress, check_url, offline, resolve
+from integrations.http.backends import USER_AGENT
+from integrations.http.charset import detect_encoding
+from integrations.http.client import Response, aget, arequest, get, request
+from integrations.http.errors import (
     BadJSON,
     BlockedURL,
     ConnectFailed,
