@@ -8,6 +8,6 @@ class DecisionsConfig(AppConfig):
     def ready(self) -> None:
         from django_q.signals import post_spawn
 
-        from decisions.lease import sweeper_start
+        from decisions.tasks import sweeper_start
 
         post_spawn.connect(sweeper_start, dispatch_uid="decisions-claim-sweeper")

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from claims.models import ConfidenceTier, Outcome
-from decisions.decide import Source
 from decisions.models import VerdictReason
+from decisions.types import Source
 
 HIGH_SCORE = 0.8
 

@@ -33,110 +33,29 @@ The rule, in full:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import datetime
-from typing import Literal
 
 from claims.models import Outcome
 from decisions.models import VerdictReason
+from decisions.types import (
+    REFUTE,
+    SIDES,
+    SUPPORT,
+    AgentResult,
+    ClaimQuestion,
+    Decision,
+    EvidenceHit,
+    Final,
+    Lean,
+    LeanHint,
+    NeedMoreSearch,
+    SearchHistory,
+    SideTotal,
+    Source,
+    Totals,
+)
 from evidence.models import CONFIDENCE_RANK
-
-SUPPORT = "support"
-REFUTE = "refute"
-SIDES = (SUPPORT, REFUTE)
-
-
-@dataclass(frozen=True)
-class ClaimQuestion:
-    """What a claim asks the search: its text and the timeframe it is about."""
-
-    text: str
-    timeframe_start: datetime | None = None
-    timeframe_end: datetime | None = None
-    claim_id: int | None = None
-    language: str = ""
-    """ISO 639-1, as detected; "" when unknown."""
-    language_confidence: float = 1.0
-
-    @property
-    def has_timeframe(self) -> bool:
-        return self.timeframe_start is not None or self.timeframe_end is not None
-
-
-@dataclass(frozen=True)
-class EvidenceHit:
-    url: str
-    domain: str
-    tier: str
-    weight: float
-    stance: str
-    title: str = ""
-    quote: str = ""
-    stance_score: float = 0.0
-    event_at: datetime | None = None
-    published_at: datetime | None = None
-    in_window: bool | None = None
-    date_source: str = ""
-    method: str = ""
-    content_depth: str = ""
-    read: bool = True
-    """Whether the hit's text was read on its page (a page read, or a verified snippet)."""
-    confidence: str = "high"
-    """How sure the stance reader was: "high", "medium" or "low"."""
-    syndicated_from: str = ""
-    """The original publisher when this page reprints another's story."""
-    entity_overlap: float | None = None
-    """How far the quote names the claim's entities (0-1); None when the claim names none."""
-
-    @property
-    def publisher(self) -> str:
-        return self.syndicated_from or self.domain
-
-
-@dataclass
-class SearchHistory:
-    evidence: list[EvidenceHit] = field(default_factory=list)
-    queries: list[str] = field(default_factory=list)
-    pages_visited: int = 0
-
-
-@dataclass(frozen=True)
-class SideTotal:
-    total: float
-    domains: tuple[str, ...]
-    """The counted publishers, best first."""
-    hits: tuple[EvidenceHit, ...]
-    """The counted hits: one per publisher, best first."""
-
-    def sufficient(self, threshold: float) -> bool:
-        return self.total >= threshold - 1e-9 and len(self.domains) >= 2
-
-
-@dataclass(frozen=True)
-class Totals:
-    support: SideTotal
-    refute: SideTotal
-    threshold: float
-    outside_window: tuple[EvidenceHit, ...]
-    """Supporting hits dated outside the claim's timeframe: reported, never counted."""
-
-
-@dataclass(frozen=True)
-class Lean:
-    """How much weight a side needs, and by how many times the other side's, for an Invalid
-    verdict to carry a lean hint."""
-
-    score: float
-    ratio: float = 2.0
-
-    def side(self, totals: Totals) -> str | None:
-        support, refute = totals.support.total, totals.refute.total
-        if support >= self.score - 1e-9 and support > refute and support >= self.ratio * refute:
-            return SUPPORT
-        if refute >= self.score - 1e-9 and refute > support and refute >= self.ratio * support:
-            return REFUTE
-        return None
-
 
 _TIER_NAMES = {
     "official": "official source",
@@ -145,25 +64,6 @@ _TIER_NAMES = {
     "other": "other site",
     "social": "social post",
 }
-
-
-@dataclass(frozen=True)
-class LeanHint:
-    """Where the evidence of an Invalid verdict leans: for the editor, never the outcome."""
-
-    outcome: str  # Outcome value the evidence leans to: "true" | "false"
-    weight: float
-    sources: tuple[str, ...]
-    """The publishers on the leaning side, best first."""
-    text: str
-
-    def as_json(self) -> dict[str, object]:
-        return {
-            "outcome": self.outcome,
-            "weight": self.weight,
-            "sources": list(self.sources),
-            "text": self.text,
-        }
 
 
 def _describe(side: SideTotal) -> str:
@@ -186,52 +86,6 @@ def lean_hint(*, totals: Totals, lean: Lean | None) -> LeanHint | None:
         sources=counted.domains,
         text=f"leans {outcome.label}: {counted.total:.1f} from {_describe(counted)}",
     )
-
-
-@dataclass(frozen=True)
-class Source:
-    url: str
-    title: str
-    pub_date: str | None
-    excerpt: str
-    tier: str = ""
-    stance: str = ""
-    weight: float = 0.0
-    event_date: str | None = None
-    publisher: str = ""
-    syndicated_from: str = ""
-
-
-@dataclass(frozen=True)
-class AgentResult:
-    """The verdict contract the API answers with."""
-
-    outcome: str  # Outcome value: "true" | "false" | "invalid"
-    reason: str  # VerdictReason value
-    proof: str  # markdown
-    sources: list[Source]
-    debug: dict[str, object]
-    support_total: float = 0.0
-    refute_total: float = 0.0
-    lean: LeanHint | None = None
-    unsided: list[Source] = field(default_factory=list)
-    """Pages read that took no side (or whose side did not count): listed apart."""
-
-
-@dataclass(frozen=True)
-class Final:
-    result: AgentResult
-    totals: Totals
-    status: Literal["final"] = "final"
-
-
-@dataclass(frozen=True)
-class NeedMoreSearch:
-    totals: Totals
-    status: Literal["need_more_search"] = "need_more_search"
-
-
-Decision = Final | NeedMoreSearch
 
 
 def _side(hits: list[EvidenceHit]) -> SideTotal:

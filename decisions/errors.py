@@ -1,5 +1,7 @@
 """What the decisions services raise when an action cannot be done: the application's error
-family (`claimcheck.errors`), so that the API root and the page middleware map them to HTTP."""
+family (`claimcheck.errors`), so that the API root and the page middleware map them to HTTP.
+A claim's own refusals (`ClaimError`) come from the claims app and are named here too, for the
+desk's views and API."""
 
 from __future__ import annotations
 
@@ -7,22 +9,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from claimcheck.errors import ApplicationError
+from claims.errors import UNSEARCHABLE, ClaimError
 
-# A claim made only of short or common words gives the search nothing to look for.
-UNSEARCHABLE = "unsearchable"
-
-
-class ClaimError(ApplicationError):
-    """Bad input for a claim action, or a claim whose state refuses it. `field` names what is
-    wrong; a claim with nothing to search for is a 422 (the input is well formed but useless)."""
-
-    error = "invalid claim"
-
-    def __init__(self, message: str, *, field: str = "text", code: str = "invalid") -> None:
-        super().__init__(message, field=field)
-        self.code = code
-        if code == UNSEARCHABLE:
-            self.status = 422
+__all__ = [
+    "UNSEARCHABLE",
+    "BatchError",
+    "BatchProblem",
+    "ClaimError",
+    "OverrideRefused",
+    "QueueUnavailableError",
+]
 
 
 class OverrideRefused(ClaimError):

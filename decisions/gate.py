@@ -19,7 +19,7 @@ from typing import Literal
 from urllib.parse import unquote
 
 from claimcheck.language import MIXED_CONFIDENCE, LanguageGuess, detect_language
-from decisions.decide import ClaimQuestion
+from decisions.types import ClaimQuestion
 from evidence.domains import DomainRule, publisher_of, weigh_source
 from evidence.entities import Entity, entity_overlap, extract_entities
 from evidence.rerank import tokens

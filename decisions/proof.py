@@ -18,8 +18,8 @@ from decisions.models import VerdictReason
 from integrations import llm
 
 if TYPE_CHECKING:
-    from decisions.decide import AgentResult, ClaimQuestion, Source, Totals
     from decisions.models import Override
+    from decisions.types import AgentResult, ClaimQuestion, Source, Totals
 
 _REASON_TEXT = {
     VerdictReason.SUFFICIENT: "enough independent, weighted sources agree",

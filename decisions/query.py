@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from claimcheck.language import LanguageGuess, language_name
-from decisions.decide import ClaimQuestion
 from decisions.gate import is_date_word
+from decisions.types import ClaimQuestion
 from evidence.entities import extract_entities
 from evidence.entities.normalize import is_cyrillic
 from evidence.models import Domain, Tier

@@ -35,7 +35,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from decisions.decide import SIDES, ClaimQuestion, EvidenceHit, hit_counts
+from decisions.decide import hit_counts
+from decisions.types import SIDES, ClaimQuestion, EvidenceHit
 from evidence.models import CONFIDENCE_RANK, ContentDepth
 
 T = TypeVar("T")

@@ -7,11 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from claims.events import event_record
 from claims.models import Claim, EventKind, Outcome, PipelineEvent
-from decisions.decide import Decision, Final, Totals
+from claims.services import event_record
 from decisions.gate import GateDecision, ScoredLead
 from decisions.models import Verdict
+from decisions.types import Decision, Final, Totals
 from evidence.models import Evidence, Page
 from evidence.services import SnippetCheck
 from harvester.models import SearchRun

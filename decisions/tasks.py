@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import logging
+import threading
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Q
 from django.utils import timezone
 
 from claimcheck.workers import WorkerStopping, stoppable
-from claims.events import event_record
+from claims.lease import every
 from claims.models import Claim, ClaimStatus, EventKind
-from decisions.lease import lease_expired_before
+from claims.services import claims_requeue_stale, event_record, lease_seconds
 from decisions.pipeline import claim_pipeline_run
 from decisions.services.claims import claim_enqueue
 from decisions.services.retention import evidence_retention_sweep
@@ -48,35 +49,40 @@ def evidence_retention() -> str:
 
 def claims_sweep_stale() -> int:
     """Re-queue claims that no worker is moving: running with a lease that ran out (its worker
-    died: see decisions.lease), or queued for longer than a task is held before it is handed out
-    again. Running the same claim twice is safe: the pipeline takes claims with a conditional
-    UPDATE and resumes from what is stored."""
+    died: see claims.lease), or queued for longer than a task is held before it is handed out
+    again, and send their tasks again. Running the same claim twice is safe: the pipeline takes
+    claims with a conditional UPDATE and resumes from what is stored."""
     from django_q.tasks import async_task
 
     timeout = int(str(settings.Q_CLUSTER.get("timeout", 600)))
     retry = int(str(settings.Q_CLUSTER.get("retry", timeout + 60)))
-    now = timezone.now()
-    expired = lease_expired_before()
-    stale = Claim.objects.filter(
-        Q(status=ClaimStatus.RUNNING, updated_at__lt=expired)
-        | Q(status=ClaimStatus.QUEUED, updated_at__lt=now - timedelta(seconds=retry))
-    ).values_list("pk", flat=True)
-    count = 0
-    for claim_id in list(stale):
-        # Conditional: a sweep in another worker, or the lease's own renewal, may have won.
-        moved = Claim.objects.filter(
-            Q(status=ClaimStatus.RUNNING, updated_at__lt=expired)
-            | Q(status=ClaimStatus.QUEUED, updated_at__lt=now - timedelta(seconds=retry)),
-            pk=claim_id,
-        ).update(status=ClaimStatus.QUEUED, updated_at=now)
-        if not moved:
-            continue
-        logger.warning("claim lost its worker; queued again", extra={"claim_id": claim_id})
-        event_record(
-            claim=Claim.objects.get(pk=claim_id),
-            kind=EventKind.QUEUED,
-            message="Queued again: no worker was moving it",
-        )
+    moved = claims_requeue_stale(queued_before=timezone.now() - timedelta(seconds=retry))
+    for claim_id in moved:
         async_task("decisions.tasks.claim_run", claim_id, task_name=f"claim-{claim_id}-sweep")
-        count += 1
-    return count
+    return len(moved)
+
+
+_sweeper_lock = threading.Lock()
+_sweeper: threading.Thread | None = None
+
+
+def sweeper_start(**kwargs: Any) -> None:
+    """django-q2 post_spawn receiver: each worker process sweeps for lost claims."""
+    global _sweeper
+    from django_q.conf import Conf
+
+    if Conf.SYNC:
+        # Tasks run inline in the caller's process (tests, `sync` mode): there is no cluster
+        # whose workers could die, and the caller's process is not ours to add threads to.
+        return
+
+    with _sweeper_lock:
+        if _sweeper is not None and _sweeper.is_alive():
+            return
+        _sweeper = threading.Thread(
+            target=every,
+            args=(lease_seconds() / 2, threading.Event(), claims_sweep_stale, "claim sweep"),
+            name="claim-sweeper",
+            daemon=True,
+        )
+        _sweeper.start()

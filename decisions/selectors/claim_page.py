@@ -15,14 +15,14 @@ from django.utils.safestring import SafeString, mark_safe
 
 from claimcheck.config import get_config
 from claims.models import Claim, EventKind, PipelineEvent
-from decisions.decide import ClaimQuestion
+from decisions.hits import evidence_hit
 from decisions.models import Comment, Override, Verdict
-from decisions.pipeline import evidence_hit
 from decisions.proof import proof_as_shown, render_proof
 from decisions.ranking import top_per_side
 from decisions.selectors.claims import also_reported_by
 from decisions.selectors.progress import DOING, Progress, progress_of
 from decisions.summary import verdict_summary
+from decisions.types import ClaimQuestion
 from evidence.entities import Entity, extract_entities
 from evidence.models import Evidence, FactCheckMatch
 

@@ -18,8 +18,8 @@ from django.utils import timezone
 from claimcheck.config import get_config
 from claimcheck.daterange import RANGE_MESSAGE, date_in_range
 from claimcheck.language import detect_language
-from claims.events import event_record
 from claims.models import CLAIM_MAX_CHARS, Claim, ClaimStatus, EventKind, claim_hash
+from claims.services import claim_create, claim_rerun_reset, event_record
 from decisions.errors import (
     UNSEARCHABLE,
     BatchError,
@@ -146,7 +146,7 @@ def claim_enqueue(claim: Claim) -> None:
 
 def _create(claim_input: ClaimInput, user: User | None, *, enqueue: bool = True) -> Claim:
     language = detect_language(claim_input.text)
-    claim = Claim.objects.create(
+    claim = claim_create(
         text=claim_input.text,
         language=language.code,
         language_confidence=language.confidence if language.known else None,
@@ -156,7 +156,6 @@ def _create(claim_input: ClaimInput, user: User | None, *, enqueue: bool = True)
         source_channel=claim_input.source_channel,
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
-    event_record(claim=claim, kind=EventKind.QUEUED, message="Claim queued for checking")
     if enqueue:
         claim_enqueue(claim)
     return claim
@@ -232,36 +231,11 @@ def claims_submit_batch(
 @transaction.atomic
 def claim_rerun(*, claim: Claim, user: User | None) -> Claim:
     """Queue a fresh run. Earlier verdicts, overrides, runs and evidence stay in the history."""
-    locked = Claim.objects.select_for_update().get(pk=claim.pk)
-    if locked.status in (ClaimStatus.QUEUED, ClaimStatus.RUNNING):
+    # Refused before the queue is asked; `claim_rerun_reset` checks again under its lock.
+    if Claim.objects.get(pk=claim.pk).status in (ClaimStatus.QUEUED, ClaimStatus.RUNNING):
         raise ClaimError("the claim is already being checked", field="status")
     queue_check()
-    used = locked.search_runs.count()
-    Claim.objects.filter(pk=locked.pk).update(
-        run_number=locked.run_number + 1,
-        attempt_offset=max(used, locked.attempt_offset),
-        status=ClaimStatus.QUEUED,
-        outcome="",
-        overridden=False,
-        reviewed_at=None,
-        error="",
-        queries_used=0,
-        crawls_used=0,
-        evidence_count=0,
-        support_total=0,
-        refute_total=0,
-        fact_check_score=None,
-        fact_check_tier="",
-        fact_check_note="",
-        decided_at=None,
-    )
-    locked.refresh_from_db()
-    event_record(
-        claim=locked,
-        kind=EventKind.QUEUED,
-        message=f"Re-run #{locked.run_number} queued by {getattr(user, 'username', 'system')}",
-        payload={"run": locked.run_number},
-    )
+    locked = claim_rerun_reset(claim=claim, user=user)
     claim_enqueue(locked)
     return locked
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import timezone
 
-from claims.events import event_record
-from claims.models import Claim, ClaimStatus, EventKind, Outcome
+from claims.models import Claim, ClaimStatus, Outcome
+from claims.services import claim_override
 from decisions.errors import OverrideRefused
 from decisions.models import Override, Verdict
 from decisions.services.claims import BULK_MAX, BulkResult
@@ -75,19 +74,11 @@ def verdict_override(*, claim: Claim, editor: User, to_outcome: str, reason: str
         to_outcome=to_outcome,
         reason=reason,
     )
-    now = timezone.now()
-    Claim.objects.filter(pk=locked.pk).update(
-        outcome=to_outcome,
-        overridden=to_outcome != verdict.outcome,
-        reviewed_at=now,
-        assigned_to=None,
-        assigned_at=None,
-    )
-    event_record(
+    claim_override(
         claim=locked,
-        kind=EventKind.OVERRIDE,
-        message=f"{editor.get_username()} changed the outcome from "
-        f"{Outcome(override.from_outcome).label} to {Outcome(to_outcome).label}",
+        editor=editor,
+        to_outcome=to_outcome,
+        proposed=verdict.outcome,
         payload={"override_id": override.pk, "reason": reason},
     )
     return override

@@ -9,16 +9,9 @@ from typing import Any
 
 import pytest
 
-from decisions.decide import (
-    ClaimQuestion,
-    EvidenceHit,
-    Final,
-    Lean,
-    NeedMoreSearch,
-    SearchHistory,
-    decide_from_history,
-)
+from decisions.decide import decide_from_history
 from decisions.proof import check_citations, render_proof
+from decisions.types import ClaimQuestion, EvidenceHit, Final, Lean, NeedMoreSearch, SearchHistory
 
 WINDOW = ClaimQuestion(
     text="The EU AI Act entered into force between 2024-07-01 and 2024-08-31",
@@ -575,7 +568,7 @@ def test_the_rendered_proof_shows_script_tags_as_text() -> None:
 
 
 def test_an_llm_proof_citing_unknown_sources_is_refused() -> None:
-    from decisions.decide import Source
+    from decisions.types import Source
     from integrations.llm import LLMError
 
     sources = [Source(url="https://europa.eu/a", title="A", pub_date=None, excerpt="x")]

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from decisions.decide import ClaimQuestion
 from decisions.gate import score_leads, select_for_crawl, snippet_gate
+from decisions.types import ClaimQuestion
 from evidence.services import Lead
 from tests.factories import DomainFactory
 

@@ -16,9 +16,8 @@ from django.utils import timezone
 
 from claimcheck.config import ConfigError, load_config, reload_config
 from claims.models import Claim, ClaimStatus, EventKind, PipelineEvent
-from decisions import pipeline
 from decisions.demo.loader import demo_claims, demo_load
-from decisions.pipeline import claim_pipeline_run
+from decisions.pipeline import claim_pipeline_run, loop
 from decisions.services import claim_submit
 from decisions.tasks import claims_sweep_stale
 from harvester.models import SearchRun
@@ -117,7 +116,7 @@ def test_a_task_killed_after_its_second_search_resumes_without_repeating_a_call(
 
     paid_search.reset()
     claim = _submit(UNSETTLED, channel="@killed")
-    real_search_step = pipeline._search_step
+    real_search_step = loop.search_step
 
     def dies_after_second_search(run: Any, attempt: int, schema: Any, tweak: str) -> Any:
         result = real_search_step(run, attempt, schema, tweak)
@@ -125,7 +124,7 @@ def test_a_task_killed_after_its_second_search_resumes_without_repeating_a_call(
             raise Killed
         return result
 
-    monkeypatch.setattr(pipeline, "_search_step", dies_after_second_search)
+    monkeypatch.setattr(loop, "search_step", dies_after_second_search)
     with pytest.raises(Killed):
         claim_pipeline_run(claim_id=claim.pk)
     claim.refresh_from_db()
@@ -134,7 +133,7 @@ def test_a_task_killed_after_its_second_search_resumes_without_repeating_a_call(
     assert paid_search.call_count == 2
 
     # A live task is not taken over; one silent for longer than a task may run is.
-    monkeypatch.setattr(pipeline, "_search_step", real_search_step)
+    monkeypatch.setattr(loop, "search_step", real_search_step)
     assert claim_pipeline_run(claim_id=claim.pk) is None
     Claim.objects.filter(pk=claim.pk).update(updated_at=timezone.now() - timedelta(hours=1))
     resumed = claim_pipeline_run(claim_id=claim.pk)
@@ -161,7 +160,7 @@ def test_a_claim_out_of_working_time_is_decided_with_what_it_has_and_says_why(
     demo_load()
     _budgets(settings, claim_deadline_s=30)
     ticks = iter(range(0, 10_000, 20))  # 20 s of work between two looks at the clock
-    monkeypatch.setattr(pipeline, "_clock", lambda: float(next(ticks)))
+    monkeypatch.setattr(loop, "_clock", lambda: float(next(ticks)))
     claim = _submit(UNSETTLED)
     verdict = claim_pipeline_run(claim_id=claim.pk)
     assert verdict is not None

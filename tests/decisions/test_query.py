@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from decisions.decide import ClaimQuestion
 from decisions.query import CORE_TERMS, compose_initial_query, refine_query
+from decisions.types import ClaimQuestion
 from harvester.schema import MAX_KEYWORDS
 
 pytestmark = pytest.mark.django_db

@@ -10,8 +10,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from claims.events import event_record
 from claims.models import ClaimStatus, EventKind, Outcome
+from claims.services import event_record
 from tests.factories import ClaimFactory, DecidedClaimFactory
 
 pytestmark = pytest.mark.django_db

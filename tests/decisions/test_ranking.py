@@ -7,14 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from decisions.decide import (
-    ClaimQuestion,
-    EvidenceHit,
-    SearchHistory,
-    compute_totals,
-    decide_from_history,
-)
+from decisions.decide import compute_totals, decide_from_history
 from decisions.ranking import top_per_side
+from decisions.types import ClaimQuestion, EvidenceHit, SearchHistory
 
 QUESTION = ClaimQuestion(
     text="The harbour bridge reopened to traffic in June 2024",

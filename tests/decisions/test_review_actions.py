@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
+from claims import services as claim_services
 from claims.models import ClaimStatus, EventKind
 from decisions.errors import ClaimError
 from decisions.services import claim_mark_reviewed, claim_take
-from decisions.services import review as review_services
 from tests.factories import ClaimFactory, DecidedClaimFactory
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +49,7 @@ def test_when_the_review_row_cannot_be_written_the_claim_is_not_marked_reviewed(
     def broken(**kwargs: Any) -> None:
         raise RuntimeError("the event log is unreachable")
 
-    monkeypatch.setattr(review_services, "event_record", broken)
+    monkeypatch.setattr(claim_services, "event_record", broken)
     with pytest.raises(RuntimeError):
         claim_mark_reviewed(claim=claim, editor=editor)
     claim.refresh_from_db()

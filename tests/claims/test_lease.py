@@ -17,9 +17,9 @@ import pytest
 from django.conf import settings
 from django.utils import timezone
 
+from claims.lease import ClaimLeaseLost, claim_lease, lease_checkpoint
 from claims.models import Claim, ClaimStatus
-from decisions.lease import ClaimLeaseLost, claim_lease, lease_checkpoint
-from decisions.pipeline import claim_start
+from claims.services import claim_start
 from decisions.services import claim_submit
 from decisions.tasks import claims_sweep_stale
 from tests.processes import database_url, qcluster
@@ -81,8 +81,8 @@ def _holder(claim_id: int, env: dict[str, str]) -> subprocess.Popen[str]:
     """A process that took the claim and holds its lease, like a worker mid-claim."""
     code = (
         "import time, django; django.setup()\n"
-        "from decisions.pipeline import claim_start\n"
-        "from decisions.lease import claim_lease\n"
+        "from claims.services import claim_start\n"
+        "from claims.lease import claim_lease\n"
         f"claim = claim_start(claim_id={claim_id})\n"
         "with claim_lease(claim=claim):\n"
         "    print('holding', flush=True)\n"

@@ -9,7 +9,8 @@ back in the queue at most 1.5 leases (30 s by default) after its worker's last r
 A lease belongs to one take of the claim (its `started_at`): a worker whose lease was taken
 over, after it stalled for a whole lease, finds out at its next renewal and stops at the
 pipeline's next step, so that the claim never runs in two places at once. A worker whose cluster
-is stopping hands its claim back to the queue (claimcheck.workers).
+is stopping hands its claim back to the queue (claimcheck.workers). The sweep itself is a task of
+the engine's (decisions.tasks), since only the engine knows how to send a claim's task again.
 """
 
 from __future__ import annotations
@@ -18,29 +19,27 @@ import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
-from django.conf import settings
 from django.db import DatabaseError, connection
-from django.utils import timezone
 
 from claimcheck.workers import WorkerStopping, checkpoint
-from claims.models import Claim, ClaimStatus
+from claims.models import Claim
+from claims.services import (
+    claim_hand_back,
+    claim_lease_renew,
+    claim_taken_over,
+    lease_expired_before,
+    lease_seconds,
+)
 
 logger = logging.getLogger(__name__)
 
-
-def lease_seconds() -> float:
-    return float(getattr(settings, "CLAIMCHECK_LEASE_SECONDS", 20))
+__all__ = ["ClaimLeaseLost", "claim_lease", "every", "lease_checkpoint", "lease_expired_before"]
 
 
-def lease_expired_before() -> datetime:
-    """A running claim not renewed since this moment has lost its worker."""
-    return timezone.now() - timedelta(seconds=lease_seconds())
-
-
-def _every(interval: float, stop: threading.Event, action: Any, name: str) -> None:
+def every(interval: float, stop: threading.Event, action: Any, name: str) -> None:
     try:
         while not stop.wait(interval):
             try:
@@ -75,11 +74,7 @@ def lease_checkpoint(*, claim: Claim) -> None:
 def _hand_back(*, claim_id: int, started_at: datetime | None) -> bool:
     # The stop may have cut a query short: go on with a fresh connection.
     connection.close()
-    return bool(
-        Claim.objects.filter(pk=claim_id, status=ClaimStatus.RUNNING, started_at=started_at).update(
-            status=ClaimStatus.QUEUED, updated_at=timezone.now()
-        )
-    )
+    return claim_hand_back(claim_id=claim_id, started_at=started_at)
 
 
 @contextmanager
@@ -89,14 +84,7 @@ def claim_lease(*, claim: Claim) -> Iterator[None]:
     take = (claim.pk, claim.started_at)
 
     def renew() -> None:
-        kept = Claim.objects.filter(
-            pk=claim.pk, status=ClaimStatus.RUNNING, started_at=claim.started_at
-        ).update(updated_at=timezone.now())
-        if not kept and (
-            Claim.objects.filter(pk=claim.pk, status=ClaimStatus.RUNNING)
-            .exclude(started_at=claim.started_at)
-            .exists()
-        ):
+        if not claim_lease_renew(claim=claim) and claim_taken_over(claim=claim):
             logger.error("claim taken over by another worker", extra={"claim_id": claim.pk})
             _lost.add(take)
 
@@ -108,7 +96,7 @@ def claim_lease(*, claim: Claim) -> Iterator[None]:
         return
     stop = threading.Event()
     beat = threading.Thread(
-        target=_every,
+        target=every,
         args=(lease_seconds() / 3, stop, renew, "lease renewal"),
         name=f"lease-claim-{claim.pk}",
         daemon=True,
@@ -124,31 +112,3 @@ def claim_lease(*, claim: Claim) -> Iterator[None]:
         stop.set()
         beat.join(timeout=5)
         _lost.discard(take)
-
-
-_sweeper_lock = threading.Lock()
-_sweeper: threading.Thread | None = None
-
-
-def sweeper_start(**kwargs: Any) -> None:
-    """django-q2 post_spawn receiver: each worker process sweeps for lost claims."""
-    global _sweeper
-    from django_q.conf import Conf
-
-    from decisions.tasks import claims_sweep_stale
-
-    if Conf.SYNC:
-        # Tasks run inline in the caller's process (tests, `sync` mode): there is no cluster
-        # whose workers could die, and the caller's process is not ours to add threads to.
-        return
-
-    with _sweeper_lock:
-        if _sweeper is not None and _sweeper.is_alive():
-            return
-        _sweeper = threading.Thread(
-            target=_every,
-            args=(lease_seconds() / 2, threading.Event(), claims_sweep_stale, "claim sweep"),
-            name="claim-sweeper",
-            daemon=True,
-        )
-        _sweeper.start()
