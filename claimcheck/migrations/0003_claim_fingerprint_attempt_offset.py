@@ -1,9 +1,26 @@
+import hashlib
+import re
+import unicodedata
+
 from django.db import migrations, models
+
+# The claim's fingerprint as it was defined when this migration was written (claims.models),
+# frozen here so that later changes to the model's module cannot change what it computes.
+_FILLER = frozenset(
+    "a an the of in on at to for by with from and or is are was were be been has have had it its "
+    "that this these those as says said reports reported claims claim breaking".split()
+)
+
+
+def claim_fingerprint(text):
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    folded = re.sub(r"[^\w\s%.-]", " ", folded.lower())
+    normalized = re.sub(r"\s+", " ", folded).strip(" .")
+    tokens = sorted({t for t in normalized.split() if t not in _FILLER})
+    return hashlib.sha256(" ".join(tokens).encode("utf-8")).hexdigest()
 
 
 def backfill_fingerprints(apps, schema_editor):
-    from claims.models import claim_fingerprint
-
     Claim = apps.get_model("claimcheck", "Claim")
     for claim in Claim.objects.filter(fingerprint="").only("id", "text").iterator():
         Claim.objects.filter(pk=claim.pk).update(fingerprint=claim_fingerprint(claim.text))
