@@ -59,6 +59,8 @@ INSTALLED_APPS = [
     "harvester",
     "evidence",
     "decisions",
+    # Research code: it imports the product, never the other way round.
+    "evaluation",
 ]
 
 MIDDLEWARE = [

@@ -24,9 +24,9 @@ from decisions.decide import (
     hit_counts,
 )
 from decisions.errors import ClaimError
-from decisions.evaluation.dataset import Dataset, LabelledClaim
 from decisions.pipeline import claim_pipeline_run, evidence_hit, lean_rule
 from decisions.services import claim_submit
+from evaluation.dataset import Dataset, LabelledClaim
 from evidence.models import Evidence, Method
 from harvester.canonical import canonicalize_url
 from harvester.models import ProcessedResult
