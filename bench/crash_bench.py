@@ -24,52 +24,24 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.imitation_search import imitation_search  # noqa: E402
+
 PY = str(ROOT / ".venv" / "bin" / "python")
 SUBMIT = """
 from decisions.services import claim_submit
 for n in range({count}):
     claim_submit(text=f"{prefix} {{n}}: the harbour authority opened the ferry terminal")
 """
-
-
-@contextmanager
-def imitation_search(latency_s: float) -> Iterator[int]:
-    """A SearxNG-shaped provider on loopback that answers nothing after `latency_s`."""
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            time.sleep(latency_s)
-            body = b'{"results": []}'
-            try:
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # its worker was killed
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield int(server.server_address[1])
-    finally:
-        server.shutdown()
 
 
 class Cluster:
@@ -232,11 +204,12 @@ def main() -> None:
     with psycopg.connect(f"{pg}/postgres", autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{dbname}"')
     try:
-        with imitation_search(args.latency) as port:
+        with imitation_search(latency_s=args.latency) as imitation:
             config = logs / "pipeline.yaml"
+            # Free searches, as before (ImitationSearch.config makes them paid, for the tests).
             config.write_text(
                 "search:\n  cascade_order: [searxng]\n  providers:\n"
-                f"    searxng: {{base_url: 'http://127.0.0.1:{port}', timeout_s: 20}}\n"
+                f"    searxng: {{base_url: 'http://127.0.0.1:{imitation.port}', timeout_s: 20}}\n"
             )
             base = {
                 **os.environ,

@@ -43,7 +43,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
 
     from claimcheck.language import detect_language
-    from decisions.demo.loader import demo_manifest
+    from demo.loader import demo_manifest
     from evidence.entities import extract_entities
     from evidence.entities.gazetteer import _Gazetteer
     from evidence.extraction import extract_document

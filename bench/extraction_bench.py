@@ -36,7 +36,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 import htmldate  # noqa: E402
 import trafilatura  # noqa: E402
 
-from claimcheck.evaldata import eval_data_dir, missing_data  # noqa: E402
+from evaluation.evaldata import eval_data_dir, missing_data  # noqa: E402
 from evidence.extraction import extract_document  # noqa: E402
 
 EVAL = eval_data_dir()

@@ -41,7 +41,7 @@ PAGE_LATENCY_S = 0.2
 
 def serve() -> int:
     sys.path.insert(0, str(ROOT))
-    manifest = json.loads((ROOT / "decisions/demo/manifest.json").read_text())
+    manifest = json.loads((ROOT / "demo/manifest.json").read_text())
     pages = (
         {entry["url"]: entry for entry in manifest["pages"] if not entry.get("dead")}
         if isinstance(manifest, dict)
@@ -60,7 +60,7 @@ def serve() -> int:
             if entry is None:
                 self._send(404, "text/html", b"<h1>Not found</h1>")
                 return
-            body = (ROOT / "decisions/demo" / entry["file"]).read_bytes()
+            body = (ROOT / "demo" / entry["file"]).read_bytes()
             self._send(200, entry.get("content_type", "text/html"), body)
 
         def _send(self, status: int, content_type: str, body: bytes) -> None:
@@ -162,8 +162,8 @@ def bench(rounds: int, workers_list: list[int], port: int) -> None:
 
     call_command("migrate", verbosity=0)
     from claimcheck.config import get_config
-    from decisions.demo.loader import demo_claims, demo_load
     from decisions.services import claim_submit
+    from demo.loader import demo_claims, demo_load
     from evidence.models import Page
     from harvester.models import LocalDocument
 

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from claimcheck.evaldata import eval_data_dir, missing_data  # noqa: E402
+from evaluation.evaldata import eval_data_dir, missing_data  # noqa: E402
 from training.stance import pairs as data  # noqa: E402
 
 EVAL = eval_data_dir()

@@ -59,6 +59,9 @@ INSTALLED_APPS = [
     "harvester",
     "evidence",
     "decisions",
+    # Research code and the demo corpus: they import the product, never the other way round.
+    "evaluation",
+    "demo",
 ]
 
 MIDDLEWARE = [

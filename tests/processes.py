@@ -1,5 +1,5 @@
-"""Real processes for tests, on the test database: a `manage.py qcluster`, a gunicorn server,
-and a slow search provider on loopback for the claims they run."""
+"""Real processes for tests, on the test database: a `manage.py qcluster` and a gunicorn server.
+The slow search provider on loopback for the claims they run is bench/imitation_search.py."""
 
 from __future__ import annotations
 
@@ -8,16 +8,12 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 from django.conf import settings
 from django.db import connection
@@ -111,58 +107,6 @@ def _wait_until_up(url: str, server: subprocess.Popen[bytes], log_path: Path) ->
         except (urllib.error.URLError, OSError):
             time.sleep(0.3)
     raise RuntimeError(f"the server did not answer within 60 s: {log_path.read_text()[-3000:]}")
-
-
-@dataclass
-class ImitationSearch:
-    """A search provider on loopback (SearxNG's JSON API) that answers nothing, slowly."""
-
-    port: int
-    requests: list[str] = field(default_factory=list)
-
-    def config(self, path: Path) -> Path:
-        """A pipeline config that searches this provider only, as a paid one."""
-        path.write_text(
-            "search:\n  cascade_order: [searxng]\n  providers:\n"
-            f"    searxng: {{base_url: 'http://127.0.0.1:{self.port}', timeout_s: 20,"
-            " cost_per_query_usd: 0.001}\n"
-        )
-        return path
-
-
-@contextmanager
-def imitation_search(*, latency_s: float) -> Iterator[ImitationSearch]:
-    lock = threading.Lock()
-    imitation = ImitationSearch(port=0)
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            with lock:
-                imitation.requests.append(self.path)
-            time.sleep(latency_s)
-            body = b'{"results": []}'
-            try:
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the worker that asked was killed or stopped meanwhile
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    imitation.port = int(server.server_address[1])
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield imitation
-    finally:
-        server.shutdown()
-        server.server_close()
 
 
 def wait_until(condition: Callable[[], bool], *, timeout: float, every: float = 0.3) -> bool:

@@ -19,11 +19,12 @@ import redis
 from django_q.signing import SignedPackage
 from django_q.tasks import async_task
 
+from bench.imitation_search import ImitationSearch, imitation_search
 from claimcheck.queue import ORM, Redis
 from claims.models import Claim, ClaimStatus
 from decisions.services import claim_submit
 from harvester.models import ProviderCall
-from tests.processes import ImitationSearch, database_url, imitation_search, qcluster, wait_until
+from tests.processes import database_url, qcluster, wait_until
 
 REDIS_URL = os.environ.get("CLAIMCHECK_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 QUEUE = f"claimcheck-test-{os.getpid()}"

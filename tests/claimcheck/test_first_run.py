@@ -18,7 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from claims.models import Claim, ClaimStatus
-from decisions.demo.loader import demo_claims
+from demo.loader import demo_claims
 
 ROOT = Path(settings.BASE_DIR)
 # scripts/run gives a busy worker five seconds, then kills it.

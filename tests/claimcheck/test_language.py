@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from claimcheck.language import MIXED_CONFIDENCE, detect_language
-from decisions.demo.loader import demo_claims
+from demo.loader import demo_claims
 
 PLAIN_ENGLISH = [
     "Inflation rose to 5%",

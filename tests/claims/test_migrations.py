@@ -28,7 +28,8 @@ def _migrate(targets: list[tuple[str, str | None]]) -> Any:
     executor = MigrationExecutor(connection)
     executor.loader.build_graph()
     executor.migrate(targets)
-    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
+    reached = [(app, name) for app, name in targets if name is not None]
+    return executor.loader.project_state(reached).apps
 
 
 def _latest() -> list[tuple[str, str | None]]:

@@ -9,11 +9,11 @@ from django.test import Client
 
 from claims.models import ConfidenceTier, Outcome
 from decisions.confidence import FactCheckConfidence, fact_check_confidence
-from decisions.demo.loader import demo_claims, demo_load
 from decisions.models import VerdictReason
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_rerun, claim_submit
 from decisions.types import Source
+from demo.loader import demo_claims, demo_load
 
 
 def _source(tier: str, publisher: str) -> Source:

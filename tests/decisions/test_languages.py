@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 
 from claims.models import Claim, EventKind
-from decisions.demo.loader import demo_load
 from decisions.gate import ClaimTerms, lead_relevance
 from decisions.pipeline import claim_pipeline_run
 from decisions.query import compose_initial_query, english_query
 from decisions.services import claim_submit
 from decisions.types import ClaimQuestion
+from demo.loader import demo_load
 from evidence.models import Evidence, Page
 from evidence.services import Lead
 from harvester.models import ProcessedResult, SearchRun

@@ -16,10 +16,10 @@ from django.utils import timezone
 
 from claimcheck.config import ConfigError, load_config, reload_config
 from claims.models import Claim, ClaimStatus, EventKind, PipelineEvent
-from decisions.demo.loader import demo_claims, demo_load
 from decisions.pipeline import claim_pipeline_run, loop
 from decisions.services import claim_submit
 from decisions.tasks import claims_sweep_stale
+from demo.loader import demo_claims, demo_load
 from harvester.models import SearchRun
 from harvester.providers import base
 from integrations import http

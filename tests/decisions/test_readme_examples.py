@@ -14,8 +14,8 @@ from django.conf import settings
 from django.core.management import call_command
 from django.test import Client
 
-from decisions.demo.loader import demo_load
 from decisions.pipeline import claim_pipeline_run
+from demo.loader import demo_load
 
 pytestmark = pytest.mark.django_db
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from claims.models import Claim
-from decisions.demo.loader import demo_claims, demo_load
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_rerun, claim_submit
+from demo.loader import demo_claims, demo_load
 from evidence.models import Evidence
 
 pytestmark = pytest.mark.django_db

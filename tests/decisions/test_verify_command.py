@@ -9,7 +9,7 @@ import pytest
 from django.core.management import call_command
 
 from claims.models import Claim
-from decisions.demo.loader import demo_load
+from demo.loader import demo_load
 
 pytestmark = pytest.mark.django_db
 

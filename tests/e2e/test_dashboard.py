@@ -8,9 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from claims.models import Claim
-from decisions.demo.loader import demo_claims, demo_load
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_submit
+from demo.loader import demo_claims, demo_load
 from tests.e2e.test_review_desk import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from claims.models import Claim, ClaimStatus
-from decisions.demo.loader import demo_claims
+from demo.loader import demo_claims
 from harvester.models import SearchRun
 from tests.e2e.conftest import SCREENSHOTS
 from tests.e2e.test_review_desk import sign_in

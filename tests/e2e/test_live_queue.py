@@ -9,8 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from claims.models import Claim, ClaimStatus
-from decisions.demo.loader import demo_claims, demo_load
 from decisions.services import claim_submit
+from demo.loader import demo_claims, demo_load
 from tests.e2e.test_review_desk import BackgroundWorker, sign_in, worker  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -16,7 +16,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from claims.models import Claim, ClaimStatus, EventKind, Outcome
-from decisions.demo.loader import demo_claims, demo_load
+from demo.loader import demo_claims, demo_load
 from evidence.models import Domain, Evidence, Stance
 from harvester.models import SearchRun
 

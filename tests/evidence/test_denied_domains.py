@@ -10,9 +10,9 @@ from django.test import Client
 from django.urls import reverse
 
 from claims.models import PipelineEvent
-from decisions.demo.loader import demo_load
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_submit
+from demo.loader import demo_load
 from evidence.models import Evidence, Page
 from harvester.models import ProcessedResult, SearchRun
 

@@ -3,8 +3,8 @@ not read, read and misread, read and not counted) and the run's search and readi
 
 from __future__ import annotations
 
-from decisions.evaluation.runner import ClaimResult, EvidenceSeen
-from decisions.evaluation.stages import claim_stage, render_stages, stage_report
+from evaluation.runner import ClaimResult, EvidenceSeen
+from evaluation.stages import claim_stage, render_stages, stage_report
 
 OWN = "https://own.example/story"
 OTHER = "https://other.example/page"

@@ -24,7 +24,7 @@ from django.db import transaction
 from django.test.utils import override_settings
 
 from claimcheck.config import get_config, reload_config
-from decisions.evaluation.dataset import Dataset, WebPage
+from evaluation.dataset import Dataset, WebPage
 from evidence.domains import CSV_HEADER
 from evidence.fetching import corpus_page_store
 from evidence.fetching.base import StoredFetcher

@@ -20,7 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from claims.models import Outcome
-from decisions.evaluation.dataset import (
+from evaluation.dataset import (
     Dataset,
     DatasetError,
     LabelledClaim,

@@ -11,8 +11,8 @@ from typing import Any
 
 from claimcheck.config import get_config
 from claims.models import Outcome
-from decisions.evaluation.dataset import OUTCOMES, Dataset
-from decisions.evaluation.metrics import (
+from evaluation.dataset import OUTCOMES, Dataset
+from evaluation.metrics import (
     baselines,
     coverage,
     decisive_precision,
@@ -20,9 +20,9 @@ from decisions.evaluation.metrics import (
     score,
     summary,
 )
-from decisions.evaluation.runner import ClaimResult
-from decisions.evaluation.stages import render_stages, stage_report
-from decisions.evaluation.web import WebSummary
+from evaluation.runner import ClaimResult
+from evaluation.stages import render_stages, stage_report
+from evaluation.web import WebSummary
 from evidence.domains import publisher_of, weigh_source
 
 WORST = 10

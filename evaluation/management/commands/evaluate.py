@@ -29,14 +29,14 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from claimcheck.logs import command_logs
-from decisions.evaluation.averitec import read_averitec
-from decisions.evaluation.climate_fever import read_climate_fever
-from decisions.evaluation.covid_fact import read_covid_fact
-from decisions.evaluation.dataset import UNSEEN, Dataset, DatasetError
-from decisions.evaluation.report import build_report, write_report
-from decisions.evaluation.runner import ClaimResult, run_dataset
-from decisions.evaluation.stages import stage_summary
-from decisions.evaluation.web import offline_web, web_dump, web_load
+from evaluation.averitec import read_averitec
+from evaluation.climate_fever import read_climate_fever
+from evaluation.covid_fact import read_covid_fact
+from evaluation.dataset import UNSEEN, Dataset, DatasetError
+from evaluation.report import build_report, write_report
+from evaluation.runner import ClaimResult, run_dataset
+from evaluation.stages import stage_summary
+from evaluation.web import offline_web, web_dump, web_load
 
 READERS: dict[str, Callable[[Path], Dataset]] = {
     "averitec": read_averitec,

@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from claims.models import Outcome
-from decisions.evaluation.averitec import title_from_url
-from decisions.evaluation.dataset import (
+from evaluation.averitec import title_from_url
+from evaluation.dataset import (
     UNSEEN,
     Dataset,
     DatasetError,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 
-from claimcheck.evaldata import eval_data_dir
+from evaluation.evaldata import eval_data_dir
 
 
 def test_the_data_is_beside_the_repository_unless_the_environment_says(

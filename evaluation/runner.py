@@ -17,11 +17,11 @@ from claimcheck.config import get_config
 from claims.models import Claim, ClaimStatus, EventKind, Outcome
 from decisions.decide import decide_from_history, hit_counts
 from decisions.errors import ClaimError
-from decisions.evaluation.dataset import Dataset, LabelledClaim
 from decisions.hits import evidence_hit
 from decisions.pipeline import claim_pipeline_run, lean_rule
 from decisions.services import claim_submit
 from decisions.types import ClaimQuestion, EvidenceHit, Final, SearchHistory
+from evaluation.dataset import Dataset, LabelledClaim
 from evidence.models import Evidence, Method
 from harvester.canonical import canonicalize_url
 from harvester.models import ProcessedResult

@@ -16,7 +16,13 @@ from django.core.management import call_command
 
 from claimcheck.language import detect_language
 from claims.models import Claim
-from decisions.demo.loader import (
+from decisions.models import Verdict
+from decisions.pipeline import claim_pipeline_run
+from decisions.query import english_names
+from decisions.services import claim_submit
+from decisions.timeframe import parse_timeframe
+from decisions.types import ClaimQuestion
+from demo.loader import (
     DOMAINS_CSV,
     FETCHER_NAME,
     DemoClaim,
@@ -25,12 +31,6 @@ from decisions.demo.loader import (
     demo_load,
     demo_manifest,
 )
-from decisions.models import Verdict
-from decisions.pipeline import claim_pipeline_run
-from decisions.query import english_names
-from decisions.services import claim_submit
-from decisions.timeframe import parse_timeframe
-from decisions.types import ClaimQuestion
 from evidence.domains import parse_domains_csv
 from evidence.extraction import extract_document
 from evidence.fetching import cached_page, page_fetch

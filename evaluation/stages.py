@@ -12,7 +12,7 @@ from collections import Counter
 from typing import Any
 
 from claims.models import Outcome
-from decisions.evaluation.runner import ClaimResult, EvidenceSeen
+from evaluation.runner import ClaimResult, EvidenceSeen
 
 NO_PAGES = "no_pages"
 NOT_FOUND = "not_found"

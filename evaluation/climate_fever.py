@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from claims.models import Outcome
-from decisions.evaluation.dataset import (
+from evaluation.dataset import (
     UNSEEN,
     Dataset,
     DatasetError,

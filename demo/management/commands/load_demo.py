@@ -7,7 +7,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from claimcheck.logs import command_logs
-from decisions.demo.loader import DemoCorpusError, demo_claims_decide, demo_load
+from demo.loader import DemoCorpusError, demo_claims_decide, demo_load
 
 
 class Command(BaseCommand):
