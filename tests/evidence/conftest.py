@@ -19,7 +19,12 @@ def web() -> Iterator[respx.MockRouter]:
 
 
 @pytest.fixture
-def offline_fetching(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hosts resolve through the fake DNS of `factories`, and a failed fetch is retried at once."""
+def fake_dns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hosts resolve through the fake DNS of `factories`, never the system resolver."""
     install_fake_dns(monkeypatch)
+
+
+@pytest.fixture
+def offline_fetching(fake_dns: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fake DNS, and a failed fetch retried at once."""
     monkeypatch.setattr(reading, "RETRY_DELAY_S", 0)
