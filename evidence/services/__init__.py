@@ -1,7 +1,8 @@
 """The evidence app's writes: the domain registry (`domains`), the entity alias table
-(`aliases`), evidence read from pages and snippets (`collect`), one statement found twice kept
-once (`duplicates`) and evidence from published fact-checks (`factchecks`). Reads are in
-`evidence.selectors`."""
+(`aliases`), evidence read from pages and snippets (`collect`, with the search `leads` it reads,
+the `snippets` it checks against their pages and the reprints it marks in `syndication`), one
+statement found twice kept once (`duplicates`) and evidence from published fact-checks
+(`factchecks`). Reads are in `evidence.selectors`."""
 
 from evidence.services.aliases import (
     AliasCsvError,
@@ -14,14 +15,7 @@ from evidence.services.aliases import (
     aliases_import,
     aliases_import_plan,
 )
-from evidence.services.collect import (
-    Lead,
-    SnippetCheck,
-    collect_evidence,
-    snippet_evidence,
-    snippet_verify,
-    syndication_mark,
-)
+from evidence.services.collect import collect_evidence, snippet_evidence
 from evidence.services.domains import (
     domain_create,
     domain_delete,
@@ -31,6 +25,9 @@ from evidence.services.domains import (
 )
 from evidence.services.duplicates import duplicates_mark
 from evidence.services.factchecks import factcheck_evidence_record
+from evidence.services.leads import Lead
+from evidence.services.snippets import SnippetCheck, snippet_verify
+from evidence.services.syndication import syndication_mark
 
 __all__ = [
     "AliasCsvError",

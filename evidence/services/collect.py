@@ -5,26 +5,25 @@ against the claim and read for stance; each finding becomes an `Evidence` row ca
 source's tier and weight, its event date and whether that falls in the claim's timeframe, and
 the verification fields copied from the page. A live page too thin to read falls back to the
 lead's search snippet (content depth "snippet"): a lead, which counts only once
-`snippet_verify` has found its words on the page. A dead, refused or unreadable page, a listing
-or hub page, and a host that names no publisher (an address, an internal name) give nothing.
+`snippet_verify` (evidence.services.snippets) has found its words on the page. A dead, refused
+or unreadable page, a listing or hub page, and a host that names no publisher (an address, an
+internal name) give nothing.
 
 Safe to run twice: rows already stored for the same claim and URL (page evidence and snippet
 evidence counted apart) are returned as they are, not created again, so a pipeline resumed
 after a crash does not double-count a source. A statement found twice in one run (a near-copy
-of a quote from the same publisher) is stored, but kept once: see `evidence.services.duplicates`.
+of a quote from the same publisher) is stored, but kept once: see `evidence.services.duplicates`;
+a reprint of another publisher's story counts as that publisher: see
+`evidence.services.syndication`.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time
 
 from django.db import transaction
-from django.db.models import Q
-from django.utils import timezone
 
 from claimcheck.config import get_config
 from claims.models import Claim
@@ -34,27 +33,21 @@ from evidence.entities import entity_overlap, extract_entities
 from evidence.fetching import pages_fetch
 from evidence.models import ContentDepth, Evidence, Method, Page, VerificationStatus
 from evidence.rerank import rerank
-from evidence.services.duplicates import duplicates_mark
+from evidence.services.leads import PAGE_METHODS, READABLE, Lead, is_hub
+from evidence.services.snippets import snippet_problem
+from evidence.services.syndication import copies_mark
 from evidence.stance import ClaimContext, Finding, assess_page, assess_snippet
 from evidence.stance.scorer import overlaps
 from harvester.canonical import canonicalize_url
 from integrations import llm
 
+# `Lead` and `is_hub` are defined in evidence.services.leads; callers import them from here too.
+__all__ = ["TOP_CHUNKS", "Lead", "collect_evidence", "in_window", "is_hub", "snippet_evidence"]
+
 logger = logging.getLogger(__name__)
 
 # How many reranked chunks of a page are read for stance.
 TOP_CHUNKS = 3
-_PAGE_METHODS = (Method.RERANK, Method.MODEL, Method.LLM, Method.STRUCTURED)
-_READABLE = (ContentDepth.FULL, ContentDepth.PARTIAL)
-
-
-@dataclass
-class Lead:
-    url: str
-    title: str = ""
-    snippet: str = ""
-    published: datetime | None = None
-    providers: list[str] = field(default_factory=list)
 
 
 def _context(claim: Claim) -> ClaimContext:
@@ -82,11 +75,6 @@ def _canonical(url: str) -> str | None:
         return canonicalize_url(url)
     except ValueError:
         return None
-
-
-def is_hub(page: Page | None) -> bool:
-    """A listing or hub page (many links, little prose): never evidence itself."""
-    return page is not None and isinstance(page.metadata, dict) and bool(page.metadata.get("hub"))
 
 
 def _source_of(url: str) -> bool:
@@ -171,7 +159,7 @@ def _readable(page: Page | None) -> bool:
     return (
         page is not None
         and bool(page.text.strip())
-        and page.content_depth in _READABLE
+        and page.content_depth in READABLE
         and page.verification_status != VerificationStatus.FAILED
         and not is_hub(page)
     )
@@ -244,17 +232,10 @@ def collect_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
     return _with_marks(claim, result)
 
 
-def _mark_copies(claim: Claim) -> None:
-    """Mark the claim's rows that reprint another publisher's story, then the copies of one
-    statement among them: which row is a statement's best copy depends on its publisher."""
-    syndication_mark(claim=claim)
-    duplicates_mark(claim=claim)
-
-
 def _with_marks(claim: Claim, rows: list[Evidence]) -> list[Evidence]:
-    """Mark the claim's reprints and copies (`_mark_copies`), and show the copy marks on the
+    """Mark the claim's reprints and copies (`copies_mark`), and show the copy marks on the
     rows in hand."""
-    _mark_copies(claim)
+    copies_mark(claim=claim)
     marks = dict(
         Evidence.objects.filter(pk__in=[row.pk for row in rows]).values_list("pk", "duplicate_of")
     )
@@ -324,7 +305,7 @@ def _snippet_rows(
         # The page is in hand: check the snippet against it now.
         row.verification_status = (
             VerificationStatus.FAILED
-            if _check_snippet(row, lead.snippet, page)
+            if snippet_problem(row, lead.snippet, page)
             else VerificationStatus.VERIFIED
         )
     return [row]
@@ -338,7 +319,7 @@ def _existing(claim: Claim, urls: list[str]) -> dict[tuple[str, str], list[Evide
     rows = Evidence.objects.filter(claim=claim, attempt__gt=claim.attempt_offset, url__in=urls)
     for row in rows.order_by("id"):
         kind = "snippet" if row.method == Method.SNIPPET else "page"
-        if row.method in _PAGE_METHODS or kind == "snippet":
+        if row.method in PAGE_METHODS or kind == "snippet":
             found.setdefault((row.url, kind), []).append(row)
     return found
 
@@ -363,183 +344,3 @@ def snippet_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
             rows = _snippet_rows(claim, attempt, url, lead, None, context)
             result.extend(Evidence.objects.bulk_create(rows))
     return _with_marks(claim, result)
-
-
-# --- snippet verification -------------------------------------------------------------------
-
-# The share of a snippet's words, and of its quoted sentence's, that its page must hold.
-SNIPPET_FOUND_SHARE = 0.8
-QUOTE_FOUND_SHARE = 0.9
-_WORDS = re.compile(r"\w+", re.UNICODE)
-
-
-def _words(text: str) -> list[str]:
-    return [w for w in _WORDS.findall(text.lower()) if len(w) > 1]
-
-
-def _found_share(words: list[str], page_words: set[str]) -> float:
-    if not words:
-        return 0.0
-    return sum(1 for w in words if w in page_words) / len(words)
-
-
-@dataclass(frozen=True)
-class SnippetCheck:
-    row_id: int
-    url: str
-    verified: bool
-    why: str
-    # Whether the page came from the page cache; None when no page could be had.
-    cached: bool | None = None
-
-
-def _check_snippet(row: Evidence, snippet: str, page: Page | None) -> str:
-    """Why the snippet cannot count, or "" when its page is live, titled and holds its words."""
-    if page is None:
-        return "the page could not be fetched"
-    if page.verification_status == VerificationStatus.FAILED:
-        return f"the page is not readable ({page.error or 'failed'})"
-    if not page.http_status or not 200 <= page.http_status < 300:
-        return f"the page answered {page.http_status or 'nothing'}"
-    if is_hub(page):
-        return "the page is a listing, not a story"
-    if page.content_depth not in _READABLE:
-        return "the page has no readable text to find the snippet in"
-    if not page.title.strip() or page.title.strip() == page.url:
-        return "the page has no title of its own"
-    page_words = set(_words(page.text))
-    if _found_share(_words(snippet or row.source_quote), page_words) < SNIPPET_FOUND_SHARE:
-        return "the snippet's words are not on the page"
-    if _found_share(_words(row.source_quote), page_words) < QUOTE_FOUND_SHARE:
-        return "the quoted sentence is not on the page"
-    return ""
-
-
-def snippet_verify(
-    *, claim: Claim, rows: list[Evidence], leads: dict[str, Lead]
-) -> list[SnippetCheck]:
-    """Check snippet evidence against its pages (from the page cache while fresh): the page is
-    live, has a real title and holds the snippet's words. A snippet that passes counts as read
-    evidence (verification "verified"); one that fails never counts ("failed"). `leads` gives
-    each row's search result by the row's (canonical) URL: the address it was found at, and
-    its whole snippet."""
-    todo = [row for row in rows if row.method == Method.SNIPPET]
-    if not todo:
-        return []
-    found_at = {row.url: leads[row.url].url if row.url in leads else row.url for row in todo}
-    asked = timezone.now()
-    pages = pages_fetch(
-        urls=list(found_at.values()),
-        snippets={lead.url: lead.snippet for lead in leads.values() if lead.snippet},
-    )
-    checks: list[SnippetCheck] = []
-    with transaction.atomic():
-        for row in todo:
-            page = pages.get(found_at[row.url])
-            snippet = leads[row.url].snippet if row.url in leads else ""
-            why = _check_snippet(row, snippet, page)
-            Evidence.objects.filter(pk=row.pk).update(
-                page=page,
-                verification_status=(
-                    VerificationStatus.VERIFIED if not why else VerificationStatus.FAILED
-                ),
-                http_status=page.http_status if page else None,
-                scraped_chars=page.scraped_chars if page else 0,
-            )
-            cached = None if page is None else page.fetched_at < asked
-            checks.append(
-                SnippetCheck(row_id=row.pk, url=row.url, verified=not why, why=why, cached=cached)
-            )
-    # A snippet found on its page is read with it: it may reprint a wire story, and it may
-    # now be the better copy of its statement (or, failed, the worse).
-    _mark_copies(claim)
-    return checks
-
-
-# --- syndication ------------------------------------------------------------------------------
-
-# A dateline or byline naming a wire service: "LONDON (Reuters) -", "(AP) —", "By AFP".
-WIRE_BYLINES = {
-    "apnews.com": re.compile(r"\((?:AP|Associated Press)\)|\bAssociated Press\b", re.I),
-    "reuters.com": re.compile(r"\(Reuters\)|\bBy Reuters\b|\bReuters staff\b"),
-    "afp.com": re.compile(r"\(AFP\)|\bBy AFP\b|\bAgence France-Presse\b"),
-}
-# Where on a page a byline stands: its first characters.
-BYLINE_CHARS = 400
-# Word 5-gram overlap above which two passages are copies of one story.
-COPY_SIMILARITY = 0.6
-# Characters of page text around a quote compared between two pages.
-CONTEXT_CHARS = 400
-
-
-def wire_byline(page: Page) -> str:
-    """The wire service a page's dateline or byline credits, as its domain, or ""."""
-    head = page.text[:BYLINE_CHARS]
-    author = page.metadata.get("author", "") if isinstance(page.metadata, dict) else ""
-    for domain, pattern in WIRE_BYLINES.items():
-        if pattern.search(head) or (isinstance(author, str) and pattern.search(author)):
-            return domain
-    return ""
-
-
-def _shingles(text: str, size: int = 5) -> set[tuple[str, ...]]:
-    words = _words(text)
-    return {tuple(words[i : i + size]) for i in range(max(0, len(words) - size + 1))}
-
-
-def _context_around(row: Evidence) -> str:
-    text = row.page.text if row.page else ""
-    at = text.find(row.source_quote) if row.source_quote else -1
-    if at < 0:
-        return row.source_quote
-    return text[max(0, at - CONTEXT_CHARS) : at + len(row.source_quote) + CONTEXT_CHARS]
-
-
-def _similar(a: set[tuple[str, ...]], b: set[tuple[str, ...]]) -> bool:
-    if not a or not b:
-        return False
-    return len(a & b) / min(len(a), len(b)) >= COPY_SIMILARITY
-
-
-def syndication_mark(*, claim: Claim) -> int:
-    """Mark the claim's evidence that reprints another publisher's story: a page whose byline
-    credits a wire service, or whose text around the quote nearly repeats an earlier
-    publisher's page. Such rows count once, as the original publisher. A snippet found on its
-    page is read with that page, as the page's own rows are: a snippet of a wire reprint is
-    the wire's too. Returns how many rows were newly marked."""
-    read = Q(method__in=_PAGE_METHODS) | Q(
-        method=Method.SNIPPET, verification_status=VerificationStatus.VERIFIED
-    )
-    rows = list(
-        Evidence.objects.filter(read, claim=claim, page__isnull=False)
-        .exclude(domain="")
-        .select_related("page")
-        .order_by("id")
-    )
-    marked = 0
-    originals: list[tuple[Evidence, set[tuple[str, ...]]]] = []
-
-    def when(row: Evidence) -> tuple[bool, datetime, int]:
-        published = row.page.published_at if row.page else None
-        return published is None, published or row.created_at, row.id
-
-    dated = sorted(rows, key=when)
-    for row in dated:
-        origin = wire_byline(row.page) if row.page else ""
-        shingles = _shingles(_context_around(row))
-        if not origin:
-            for earlier, earlier_shingles in originals:
-                # A snippet and the page it was found on are one publisher's one page, even
-                # when a redirect gave them two host names (gov.uk, www.gov.uk).
-                other = earlier.domain != row.domain and earlier.page_id != row.page_id
-                if other and _similar(shingles, earlier_shingles):
-                    origin = earlier.syndicated_from or earlier.domain
-                    break
-        if origin == row.domain:
-            origin = ""
-        if origin and origin != row.syndicated_from:
-            Evidence.objects.filter(pk=row.pk).update(syndicated_from=origin[:253])
-            row.syndicated_from = origin
-            marked += 1
-        originals.append((row, shingles))
-    return marked

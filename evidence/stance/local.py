@@ -10,8 +10,9 @@ from datetime import date, datetime
 from evidence.dates import find_text_dates
 from evidence.models import CONFIDENCE_RANK, Confidence, Method, Stance
 from evidence.rerank import ScoredChunk, cosine_to_first
-from evidence.stance import attribution
-from evidence.stance import model as stance_model
+from evidence.stance.attribution import attributed, debunk_cues
+from evidence.stance.model import Reading
+from evidence.stance.model import get as loaded_stance_model
 from evidence.stance.scorer import (
     RELEVANT,
     Answered,
@@ -54,7 +55,7 @@ def score_page(
     judged = iter(_judge(signals, page_text, [c for group in candidates for c in group], reference))
     by_span = {group[0].span: [next(judged) for _ in group] for group in candidates}
 
-    method = Method.MODEL if stance_model.get() is not None else Method.RERANK
+    method = Method.MODEL if loaded_stance_model() is not None else Method.RERANK
 
     findings: list[Finding] = []
     seen: set[str] = set()
@@ -123,7 +124,7 @@ def _judge(
         return []
     texts = [text[c.span[0] : c.span[1]] for c in candidates]
     lexical = _lexical(signals, candidates, texts, reference)
-    model = stance_model.get()
+    model = loaded_stance_model()
     if model is None:
         return [
             None if c.kind == "debunk" and j.stance != Stance.REFUTE else (c.span, j)
@@ -206,7 +207,7 @@ def _combined(lexical: Judgement, modelled: Judgement) -> Judgement:
 
 
 def _from_model(
-    signals: ClaimSignals, passage: str, reading: stance_model.Reading, reference: date | None
+    signals: ClaimSignals, passage: str, reading: Reading, reference: date | None
 ) -> Judgement:
     """The model's reading as a judgement. The model sees only the two texts, so two rules
     stay: a question asserts nothing, and an event dated outside the claim's timeframe is not
@@ -256,7 +257,7 @@ MODEL_AGREE = 0.5
 
 def model_bars() -> dict[str, float]:
     """The counting bar of each label: the loaded model's own, else MODEL_MEDIUM."""
-    model = stance_model.get()
+    model = loaded_stance_model()
     bars: dict[str, float] = dict(MODEL_MEDIUM)
     if model is not None and model.bars:
         bars.update({Stance(label): float(bar) for label, bar in model.bars.items()})
@@ -300,12 +301,12 @@ def _debunk_span(text: str, span: tuple[int, int], signals: ClaimSignals) -> tup
     """A sentence that repeats a rumour ("A viral post claims that ...") followed by one that
     debunks it ("This is false."): the span runs over both."""
     start, end = span
-    if not attribution.attributed(text[start:end]):
+    if not attributed(text[start:end]):
         return None
     following = next_sentence(text, end)
     if following is None:
         return None
-    if not attribution.debunk_cues(text[following[0] : following[1]]) - signals.debunk_cues:
+    if not debunk_cues(text[following[0] : following[1]]) - signals.debunk_cues:
         return None
     return start, following[1]
 

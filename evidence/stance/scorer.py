@@ -19,7 +19,16 @@ from datetime import date, datetime, timedelta
 from evidence.dates import DatedMention, find_text_dates
 from evidence.models import Confidence, Stance
 from evidence.rerank import tokens
-from evidence.stance import attribution, clauses, signals
+from evidence.stance.attribution import attributed, debunk_cues, without_debunk_phrases
+from evidence.stance.clauses import content_words, governing_negation
+from evidence.stance.signals import (
+    Quantity,
+    antonym_clash,
+    hedged,
+    number_agreement,
+    quantities,
+    refutation_words,
+)
 
 # Below this relevance a sentence is about something else.
 RELEVANT = 0.38
@@ -45,7 +54,7 @@ class ClaimSignals:
     tokens: frozenset[str]
     # The claim's tokens grouped by word family, as the negation-scope checks compare them.
     words: frozenset[str]
-    quantities: list[signals.Quantity]
+    quantities: list[Quantity]
     negated: bool
     refutation_words: frozenset[str]
     debunk_cues: frozenset[str]
@@ -53,15 +62,15 @@ class ClaimSignals:
 
     @classmethod
     def of(cls, text: str, start: datetime | None, end: datetime | None) -> ClaimSignals:
-        words = frozenset(clauses.content_words(text))
+        words = frozenset(content_words(text))
         return cls(
             text=text,
             tokens=frozenset(tokens(text)),
             words=words,
-            quantities=signals.quantities(text),
-            negated=clauses.governing_negation(text, words),
-            refutation_words=frozenset(signals.refutation_words(text)),
-            debunk_cues=frozenset(attribution.debunk_cues(text)),
+            quantities=quantities(text),
+            negated=governing_negation(text, words),
+            refutation_words=frozenset(refutation_words(text)),
+            debunk_cues=frozenset(debunk_cues(text)),
             timeframe=(start.date() if start else None, end.date() if end else None),
         )
 
@@ -138,17 +147,17 @@ def judge(
 
     # A rumour repeated to be knocked down: its content is read without the debunk phrases, whose
     # "no" or "not" speak of the rumour rather than negate the claim.
-    reported = attribution.attributed(passage)
-    content = attribution.without_debunk_phrases(passage) if reported else passage
-    agreement = signals.number_agreement(claim.quantities, signals.quantities(content))
-    if clauses.governing_negation(content, claim.words) != claim.negated:
+    reported = attributed(passage)
+    content = without_debunk_phrases(passage) if reported else passage
+    agreement = number_agreement(claim.quantities, quantities(content))
+    if governing_negation(content, claim.words) != claim.negated:
         # "A third could not be attributed" against "two-thirds were": the negation is of the
         # rest of the whole, which agrees with the claim.
         reasons.append("complement" if agreement.complements else "polarity")
-    refuting = signals.refutation_words(passage) - claim.refutation_words
+    refuting = refutation_words(passage) - claim.refutation_words
     if refuting and not reported:
         reasons.append("refutation_word")
-    if signals.antonym_clash(claim.text, content):
+    if antonym_clash(claim.text, content):
         reasons.append("antonym")
     if agreement.mismatches and not agreement.matches:
         reasons.append("number_mismatch")
@@ -164,7 +173,7 @@ def judge(
     if reported:
         reasons = _reported(claim, passage, reasons)
     against = sum(_WEIGHTS.get(reason, 0.0) for reason in reasons)
-    is_hedged = signals.hedged(passage)
+    is_hedged = hedged(passage)
 
     if rel < RELEVANT or (is_question(passage) and not asserted) or "attributed" in reasons:
         # A question ("Did the council approve it?") repeats the claim's words while asserting
@@ -194,7 +203,7 @@ def _reported(claim: ClaimSignals, passage: str, reasons: list[str]) -> list[str
     """The reasons for a passage that hands its content to a rumour or a post. Debunked, it
     refutes the claim it repeats; otherwise it asserts nothing. A debunked version that
     itself contradicts the claim (another number, the opposite polarity) says nothing clear."""
-    debunked = bool(attribution.debunk_cues(passage) - claim.debunk_cues)
+    debunked = bool(debunk_cues(passage) - claim.debunk_cues)
     if debunked and not _CONTRADICTIONS & set(reasons):
         return [*reasons, "debunked"]
     return [*(r for r in reasons if r not in _CONTRADICTIONS), "attributed"]

@@ -20,64 +20,36 @@ from evidence.models import (
     Tier,
     VerificationStatus,
 )
-from evidence.services import (
-    Lead,
-    collect_evidence,
-    snippet_evidence,
-    snippet_verify,
-    syndication_mark,
-)
+from evidence.services import Lead, collect_evidence, snippet_evidence
 from harvester.canonical import canonicalize_url
-from tests.evidence.factories import (
-    ARTICLE_TEXT,
-    DeniedDomainFactory,
-    article_html,
-    install_fake_dns,
+from tests.evidence.budget_story import (
+    BUDGET_TEXT,
+    HTML,
+    HUB_HTML,
+    NEWS,
+    OFFICIAL,
+    budget_claim,
+    budget_page,
 )
-from tests.factories import ClaimFactory, EvidenceFactory, PageFactory
+from tests.evidence.factories import DeniedDomainFactory, article_html
+from tests.factories import ClaimFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fake_dns")]
 
-HTML = {"content-type": "text/html; charset=utf-8"}
-OFFICIAL = "https://agency.example.gov/press/budget"
-NEWS = "https://news.example.org/budget-vote"
 DEAD = "https://news.example.org/gone"
 SOCIAL = "https://mirror.example.net/post/1"
 DENIED = "https://blocked.example.com/budget"
 
-BUDGET_TEXT = (
-    "The Senate approved the budget bill on 5 March 2024 by 60 votes to 38, the agency said. "
-    "The bill funds the new rail line, the hospital extension and a pay rise for teachers. "
-    "It now goes to the lower house, which is expected to vote on it before the summer. "
-    "Opposition senators said the spending plans were not matched by new revenue. "
-    "The finance minister said the deficit would still fall over the next three years. "
-    "Ratings agencies are expected to comment on the budget in the coming weeks."
-)
-
-
-@pytest.fixture(autouse=True)
-def _offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    install_fake_dns(monkeypatch)
-
 
 @pytest.fixture
 def claim() -> Claim:
-    claim: Claim = ClaimFactory.create(
-        text="The Senate approved the budget bill by 60 votes in March 2024.",
-        timeframe_start=datetime(2024, 3, 1, tzinfo=UTC),
-        timeframe_end=datetime(2024, 3, 31, 23, 59, tzinfo=UTC),
-    )
-    return claim
-
-
-def _budget_page(title: str = "Senate approves the budget") -> str:
-    return article_html(title=title, text=BUDGET_TEXT)
+    return budget_claim()
 
 
 def test_a_readable_page_becomes_evidence_with_its_tier_quote_and_event_date(
     web: respx.MockRouter, claim: Claim
 ) -> None:
-    web.get(OFFICIAL).respond(200, headers=HTML, text=_budget_page())
+    web.get(OFFICIAL).respond(200, headers=HTML, text=budget_page())
 
     rows = collect_evidence(claim=claim, leads=[Lead(url=OFFICIAL, title="Budget")], attempt=2)
 
@@ -149,7 +121,7 @@ def test_denied_domains_are_neither_fetched_nor_counted(
     web: respx.MockRouter, claim: Claim
 ) -> None:
     DeniedDomainFactory(name="example.com")
-    route = web.get(DENIED).respond(200, headers=HTML, text=_budget_page())
+    route = web.get(DENIED).respond(200, headers=HTML, text=budget_page())
 
     rows = collect_evidence(
         claim=claim, leads=[Lead(url=DENIED, snippet="The Senate approved it.")], attempt=1
@@ -163,7 +135,7 @@ def test_social_sources_are_stored_with_their_zero_weight(
     web: respx.MockRouter, claim: Claim
 ) -> None:
     Domain.objects.create(name="example.net", tier=Tier.SOCIAL)
-    web.get(SOCIAL).respond(200, headers=HTML, text=_budget_page())
+    web.get(SOCIAL).respond(200, headers=HTML, text=budget_page())
 
     rows = collect_evidence(claim=claim, leads=[Lead(url=SOCIAL)], attempt=1)
 
@@ -189,7 +161,7 @@ def test_an_event_outside_the_timeframe_is_marked_out_of_window(
 
 def test_without_a_timeframe_in_window_is_unknown(web: respx.MockRouter) -> None:
     claim: Claim = ClaimFactory.create(text="The Senate approved the budget bill by 60 votes.")
-    web.get(OFFICIAL).respond(200, headers=HTML, text=_budget_page())
+    web.get(OFFICIAL).respond(200, headers=HTML, text=budget_page())
 
     rows = collect_evidence(claim=claim, leads=[Lead(url=OFFICIAL)], attempt=1)
 
@@ -199,8 +171,8 @@ def test_without_a_timeframe_in_window_is_unknown(web: respx.MockRouter) -> None
 def test_several_leads_are_fetched_together_and_kept_in_lead_order(
     web: respx.MockRouter, claim: Claim
 ) -> None:
-    web.get(OFFICIAL).respond(200, headers=HTML, text=_budget_page())
-    web.get(NEWS).respond(200, headers=HTML, text=_budget_page("Budget passes Senate"))
+    web.get(OFFICIAL).respond(200, headers=HTML, text=budget_page())
+    web.get(NEWS).respond(200, headers=HTML, text=budget_page("Budget passes Senate"))
     web.get(DEAD).respond(404, headers=HTML, text="")
 
     rows = collect_evidence(
@@ -221,7 +193,7 @@ def test_several_leads_are_fetched_together_and_kept_in_lead_order(
 def test_running_twice_does_not_duplicate_evidence_or_refetch(
     web: respx.MockRouter, claim: Claim
 ) -> None:
-    route = web.get(OFFICIAL).respond(200, headers=HTML, text=_budget_page())
+    route = web.get(OFFICIAL).respond(200, headers=HTML, text=budget_page())
     leads = [Lead(url=OFFICIAL), Lead(url=OFFICIAL + "?utm_source=x")]
 
     first = collect_evidence(claim=claim, leads=leads, attempt=1)
@@ -260,7 +232,7 @@ def test_snippet_evidence_needs_no_fetch_and_is_stored_once(
 def test_a_crawl_after_the_snippet_gate_adds_the_pages_evidence(
     web: respx.MockRouter, claim: Claim
 ) -> None:
-    web.get(OFFICIAL).respond(200, headers=HTML, text=_budget_page())
+    web.get(OFFICIAL).respond(200, headers=HTML, text=budget_page())
     lead = Lead(url=OFFICIAL, snippet="The Senate approved the budget bill by 60 votes.")
 
     snippet_evidence(claim=claim, leads=[lead], attempt=1)
@@ -316,17 +288,6 @@ def test_an_address_or_internal_host_is_never_a_source(
     assert not web.calls
 
 
-HUB_HTML = (
-    "<!doctype html><html><head><title>News | Agency</title></head><body>"
-    "<nav><a href='/'>Home</a> <a href='/about'>About</a></nav><main><h1>News</h1>"
-    "<p>Latest releases.</p><ul>"
-    "<li>5 March 2024 <a href='/press/budget'>Senate approves the budget bill by 60 votes</a></li>"
-    "<li>1 March 2024 <a href='/press/rail'>Rail line opens in autumn</a></li>"
-    "<li>20 February 2024 <a href='/press/hospital'>Hospital extension begins</a></li>"
-    "</ul></main></body></html>"
-)
-
-
 def test_a_listing_page_is_never_evidence_nor_a_snippet_lead(
     web: respx.MockRouter, claim: Claim
 ) -> None:
@@ -352,184 +313,3 @@ def test_an_article_with_links_in_its_text_is_not_a_hub(web: respx.MockRouter) -
     page = page_fetch(url=NEWS)
 
     assert not page.metadata.get("hub")
-
-
-# --- snippet verification ----------------------------------------------------------------------
-
-
-SNIPPET = "The Senate approved the budget bill on 5 March 2024 by 60 votes to 38."
-
-
-def _snippet_row(claim: Claim, url: str, snippet: str = SNIPPET) -> Evidence:
-    [row] = snippet_evidence(
-        claim=claim, leads=[Lead(url=url, title="Budget", snippet=snippet)], attempt=1
-    )
-    assert row.verification_status == VerificationStatus.UNVERIFIED
-    assert not row.was_read
-    return row
-
-
-def test_a_snippet_found_on_its_live_titled_page_counts(
-    web: respx.MockRouter, claim: Claim
-) -> None:
-    web.get(OFFICIAL).respond(200, headers=HTML, text=_budget_page())
-    row = _snippet_row(claim, OFFICIAL)
-
-    [check] = snippet_verify(
-        claim=claim, rows=[row], leads={OFFICIAL: Lead(url=OFFICIAL, snippet=SNIPPET)}
-    )
-
-    assert check.verified, check.why
-    row.refresh_from_db()
-    assert row.verification_status == VerificationStatus.VERIFIED
-    assert row.was_read
-    assert row.http_status == 200 and row.page is not None
-
-
-@pytest.mark.parametrize(
-    ("status", "body", "why"),
-    [
-        (404, "<h1>Not found</h1>", "not readable"),
-        (200, article_html(title="Senate approves the budget", text=ARTICLE_TEXT), "words"),
-        (200, HUB_HTML, "listing"),
-    ],
-    ids=["dead", "words-missing", "hub"],
-)
-def test_a_snippet_not_found_on_a_live_page_never_counts(
-    web: respx.MockRouter, claim: Claim, status: int, body: str, why: str
-) -> None:
-    web.get(OFFICIAL).respond(status, headers=HTML, text=body)
-    row = _snippet_row(claim, OFFICIAL)
-
-    [check] = snippet_verify(
-        claim=claim, rows=[row], leads={OFFICIAL: Lead(url=OFFICIAL, snippet=SNIPPET)}
-    )
-
-    assert not check.verified and why in check.why
-    row.refresh_from_db()
-    assert row.verification_status == VerificationStatus.FAILED
-    assert not row.was_read
-
-
-def test_a_snippet_behind_a_refused_address_is_never_fetched(
-    web: respx.MockRouter, claim: Claim
-) -> None:
-    row = _snippet_row(claim, OFFICIAL)
-    Evidence.objects.filter(pk=row.pk).update(url="http://10.0.0.7/press/budget")
-    row.refresh_from_db()
-
-    [check] = snippet_verify(claim=claim, rows=[row], leads={})
-
-    assert not check.verified
-    assert not web.calls
-
-
-# --- syndication ---------------------------------------------------------------------------------
-
-
-WIRE_TEXT = (
-    "The Senate approved the budget bill on 5 March 2024 by 60 votes to 38. The measure pays "
-    "for a rail line and raises teachers' salaries, and the lower house votes next."
-)
-WIRE_STORY = (
-    "WASHINGTON (AP) — The Senate approved the budget bill on 5 March 2024 by 60 votes to 38. "
-    + BUDGET_TEXT.split(". ", 1)[1]
-)
-
-
-def test_a_wire_byline_makes_a_reprint_count_as_the_wire(
-    web: respx.MockRouter, claim: Claim
-) -> None:
-    web.get(NEWS).respond(200, headers=HTML, text=article_html(text=WIRE_STORY))
-
-    rows = collect_evidence(claim=claim, leads=[Lead(url=NEWS)], attempt=1)
-
-    assert rows
-    assert {Evidence.objects.get(pk=r.pk).syndicated_from for r in rows} == {"apnews.com"}
-
-
-def test_a_snippet_found_on_a_wire_reprint_counts_as_the_wire(
-    web: respx.MockRouter, claim: Claim
-) -> None:
-    web.get(NEWS).respond(
-        200, headers=HTML, text=article_html(title="Senate approves the budget", text=WIRE_STORY)
-    )
-    row = _snippet_row(claim, NEWS)
-
-    [check] = snippet_verify(claim=claim, rows=[row], leads={NEWS: Lead(url=NEWS, snippet=SNIPPET)})
-
-    assert check.verified, check.why
-    row.refresh_from_db()
-    assert row.syndicated_from == "apnews.com"
-
-
-def test_an_unverified_snippet_is_not_marked_from_a_page_it_was_not_found_on(
-    web: respx.MockRouter, claim: Claim
-) -> None:
-    row = _snippet_row(claim, NEWS)
-    web.get(NEWS).respond(
-        200, headers=HTML, text=article_html(title="Weather", text="(AP) Rain is forecast.")
-    )
-
-    [check] = snippet_verify(claim=claim, rows=[row], leads={NEWS: Lead(url=NEWS, snippet=SNIPPET)})
-
-    assert not check.verified
-    row.refresh_from_db()
-    assert row.syndicated_from == ""
-
-
-def test_a_snippet_and_the_page_it_was_found_on_are_never_each_others_reprint(
-    claim: Claim,
-) -> None:
-    # The search gave the bare host, a public suffix itself (gov.uk), and the page answered
-    # from www after a redirect: the snippet's row and the page's name two hosts.
-    page = PageFactory(url="https://gov.uk/government/budget", domain="www.gov.uk", text=WIRE_TEXT)
-    EvidenceFactory(
-        claim=claim,
-        page=page,
-        domain="gov.uk",
-        method=Method.SNIPPET,
-        content_depth=ContentDepth.SNIPPET,
-        verification_status=VerificationStatus.VERIFIED,
-        source_quote=SNIPPET,
-    )
-    EvidenceFactory(
-        claim=claim, page=page, domain="www.gov.uk", method=Method.MODEL, source_quote=SNIPPET
-    )
-
-    assert syndication_mark(claim=claim) == 0
-
-
-def test_near_copies_of_one_story_on_two_outlets_are_one_source(
-    web: respx.MockRouter, claim: Claim
-) -> None:
-    first, second = "https://herald.example/budget", "https://courier.example/budget-vote"
-    web.get(first).respond(200, headers=HTML, text=_budget_page("Senate passes the budget"))
-    web.get(second).respond(200, headers=HTML, text=_budget_page("Budget clears the Senate"))
-
-    collect_evidence(claim=claim, leads=[Lead(url=first)], attempt=1)
-    collect_evidence(claim=claim, leads=[Lead(url=second)], attempt=1)
-
-    marks = {
-        row.domain: row.syndicated_from
-        for row in Evidence.objects.filter(claim=claim, method=Method.MODEL)
-    }
-    assert marks == {"herald.example": "", "courier.example": "herald.example"}
-
-
-def test_two_outlets_telling_the_story_in_their_own_words_stay_two_sources(
-    web: respx.MockRouter, claim: Claim
-) -> None:
-    own_words = (
-        "Senators voted 60 to 38 on 5 March 2024 to approve the budget bill after a long debate. "
-        "The measure pays for a rail line and raises teachers' salaries. The lower house votes "
-        "next, probably before summer. Critics in the opposition warned about revenue. The "
-        "minister insisted the deficit would shrink within three years."
-    )
-    first, second = "https://herald.example/budget", "https://courier.example/budget-vote"
-    web.get(first).respond(200, headers=HTML, text=_budget_page())
-    web.get(second).respond(200, headers=HTML, text=article_html(text=own_words))
-
-    collect_evidence(claim=claim, leads=[Lead(url=first), Lead(url=second)], attempt=1)
-
-    assert not Evidence.objects.filter(claim=claim).exclude(syndicated_from="").exists()

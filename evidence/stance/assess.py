@@ -1,0 +1,30 @@
+"""Which reader reads a page: the LLM when one is configured, otherwise this machine's model and
+lexical rules."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+
+from evidence.rerank import ScoredChunk
+from evidence.stance.local import score_page
+from evidence.stance.reader import read_page
+from evidence.stance.types import ClaimContext, Finding
+from integrations import llm
+
+
+def assess_page(
+    *,
+    claim: ClaimContext,
+    page_text: str,
+    title: str,
+    chunks: list[ScoredChunk],
+    published_at: datetime | date | None,
+) -> list[Finding]:
+    """One finding per kept chunk (fewer when chunks share their best sentence)."""
+    if not chunks or not page_text:
+        return []
+    if llm.is_enabled():
+        return read_page(
+            claim=claim, page_text=page_text, title=title, chunks=chunks, published_at=published_at
+        )
+    return score_page(claim=claim, page_text=page_text, chunks=chunks, published_at=published_at)

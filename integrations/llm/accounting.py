@@ -1,0 +1,49 @@
+"""What a call used and cost, read from litellm's response, and the log line that records it.
+Prompts and outputs never go into that line: they hold claim text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from integrations.llm.provider import litellm_module, logger
+
+
+def token_usage(response: Any) -> tuple[int, int]:
+    """(prompt tokens, completion tokens); 0 where the provider reported none."""
+    usage = getattr(response, "usage", None)
+    prompt = getattr(usage, "prompt_tokens", None) or 0
+    completion = getattr(usage, "completion_tokens", None) or 0
+    return int(prompt), int(completion)
+
+
+def call_cost(response: Any, model: str) -> float:
+    try:
+        cost = litellm_module().completion_cost(completion_response=response)
+    except Exception as exc:
+        # litellm has no price for models missing from its map (local servers, new releases);
+        # spend tracking then counts the call as free rather than failing a good answer.
+        logger.debug("llm cost unknown", extra={"model": model, "error": type(exc).__name__})
+        return 0.0
+    return float(cost or 0.0)
+
+
+def log_call(
+    *,
+    purpose: str,
+    model: str,
+    latency_ms: int,
+    prompt_tokens: int,
+    completion_tokens: int,
+    cost_usd: float,
+) -> None:
+    logger.info(
+        "llm call",
+        extra={
+            "purpose": purpose,
+            "model": model,
+            "latency_ms": latency_ms,
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "cost_usd": cost_usd,
+        },
+    )
