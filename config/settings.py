@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "axes",
     "claims",
     "harvester",
+    "registry",
     "evidence",
     "decisions",
 ]

@@ -63,7 +63,6 @@ from decisions.step_events import (
     verdict_event,
     verify_event,
 )
-from evidence.domains import publisher_of, weigh_source
 from evidence.factcheck import factcheck_lookup
 from evidence.fetching.pages import cached_page
 from evidence.models import Evidence, Method, Page, Stance, VerificationStatus
@@ -82,6 +81,8 @@ from harvester.models import ProcessedResult, SearchRun
 from harvester.schema import QuerySchema
 from harvester.services import search_run_execute
 from integrations import llm
+from registry.hosts import publisher_of
+from registry.weighing import weigh_source
 
 logger = logging.getLogger(__name__)
 

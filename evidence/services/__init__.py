@@ -1,19 +1,7 @@
-"""The evidence app's writes: the domain registry (`domains`), the entity alias table
-(`aliases`), evidence read from pages and snippets (`collect`), one statement found twice kept
-once (`duplicates`) and evidence from published fact-checks (`factchecks`). Reads are in
-`evidence.selectors`."""
+"""The evidence app's writes: evidence read from pages and snippets (`collect`), one statement
+found twice kept once (`duplicates`) and evidence from published fact-checks (`factchecks`).
+The domain registry and the entity alias table are the registry app's."""
 
-from evidence.services.aliases import (
-    AliasCsvError,
-    AliasError,
-    AliasExists,
-    alias_create,
-    alias_delete,
-    alias_update,
-    aliases_export,
-    aliases_import,
-    aliases_import_plan,
-)
 from evidence.services.collect import (
     Lead,
     SnippetCheck,
@@ -22,34 +10,13 @@ from evidence.services.collect import (
     snippet_verify,
     syndication_mark,
 )
-from evidence.services.domains import (
-    domain_create,
-    domain_delete,
-    domain_update,
-    domains_export,
-    domains_import,
-)
 from evidence.services.duplicates import duplicates_mark
 from evidence.services.factchecks import factcheck_evidence_record
 
 __all__ = [
-    "AliasCsvError",
-    "AliasError",
-    "AliasExists",
     "Lead",
     "SnippetCheck",
-    "alias_create",
-    "alias_delete",
-    "alias_update",
-    "aliases_export",
-    "aliases_import",
-    "aliases_import_plan",
     "collect_evidence",
-    "domain_create",
-    "domain_delete",
-    "domain_update",
-    "domains_export",
-    "domains_import",
     "duplicates_mark",
     "factcheck_evidence_record",
     "snippet_evidence",

@@ -29,7 +29,6 @@ from django.utils import timezone
 from claimcheck.config import get_config
 from claims.models import Claim
 from evidence.chunking import chunk_text
-from evidence.domains import DomainRule, publisher_of, weigh_source
 from evidence.entities import entity_overlap, extract_entities
 from evidence.fetching import pages_fetch
 from evidence.models import ContentDepth, Evidence, Method, Page, VerificationStatus
@@ -39,6 +38,8 @@ from evidence.stance import ClaimContext, Finding, assess_page, assess_snippet
 from evidence.stance.scorer import overlaps
 from harvester.canonical import canonicalize_url
 from integrations import llm
+from registry.hosts import publisher_of
+from registry.weighing import DomainRule, weigh_source
 
 logger = logging.getLogger(__name__)
 

@@ -33,12 +33,12 @@ from decisions.evaluation.metrics import (
 from decisions.evaluation.report import retrieval_recall
 from decisions.evaluation.runner import ClaimResult
 from decisions.evaluation.web import offline_web, page_text, render_page, web_load
-from evidence.domains import weigh_source
 from evidence.fetching import page_fetch
 from evidence.models import Page
 from harvester.canonical import canonicalize_url
 from harvester.local_index import search_documents
 from harvester.models import LocalDocument
+from registry.weighing import weigh_source
 from training.stance import pairs as stance_pairs
 
 FIXTURES = Path(__file__).parent / "fixtures"

@@ -10,16 +10,7 @@ import respx
 
 from claims.models import Claim
 from evidence.fetching import page_fetch
-from evidence.models import (
-    ContentDepth,
-    Domain,
-    Evidence,
-    Method,
-    Page,
-    Stance,
-    Tier,
-    VerificationStatus,
-)
+from evidence.models import ContentDepth, Evidence, Method, Page, Stance, VerificationStatus
 from evidence.services import (
     Lead,
     collect_evidence,
@@ -28,6 +19,7 @@ from evidence.services import (
     syndication_mark,
 )
 from harvester.canonical import canonicalize_url
+from registry.models import Domain, Tier
 from tests.evidence.factories import (
     ARTICLE_TEXT,
     DeniedDomainFactory,
