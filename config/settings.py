@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "axes",
     "claims",
     "harvester",
+    "registry",
     "evidence",
     "decisions",
     # Research code and the demo corpus: they import the product, never the other way round.

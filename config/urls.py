@@ -19,5 +19,5 @@ urlpatterns = [
     path("api/", api.urls),
     path("", include("decisions.urls")),
     path("", include("harvester.urls")),
-    path("", include("evidence.urls")),
+    path("", include("registry.urls")),
 ]

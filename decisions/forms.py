@@ -9,11 +9,11 @@ from typing import Any
 from django import forms
 
 from claimcheck.daterange import validate_date_range
+from claimcheck.forms import DeskForm
 from claims.models import CLAIM_MAX_CHARS, ClaimStatus, Outcome
 from decisions.models import COMMENT_MAX_CHARS
 from decisions.selectors import QUEUE_SORT_DEFAULT, QUEUE_SORTS
 from decisions.services import BATCH_MAX_CLAIMS, CHANNEL_MAX_CHARS, REASON_MAX_CHARS
-from evidence.forms import DeskForm
 
 BATCH_MAX_LINES = BATCH_MAX_CLAIMS
 

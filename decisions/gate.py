@@ -20,11 +20,12 @@ from urllib.parse import unquote
 
 from claimcheck.language import MIXED_CONFIDENCE, LanguageGuess, detect_language
 from decisions.types import ClaimQuestion
-from evidence.domains import DomainRule, publisher_of, weigh_source
 from evidence.entities import Entity, entity_overlap, extract_entities
 from evidence.rerank import tokens
 from evidence.services import Lead
 from harvester.canonical import canonicalize_url
+from registry.hosts import publisher_of
+from registry.weighing import DomainRule, weigh_source
 
 CUES = (
     "press release",

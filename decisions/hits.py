@@ -4,8 +4,8 @@ and by the claim page, so that both weigh a row the same way."""
 from __future__ import annotations
 
 from decisions.types import EvidenceHit
-from evidence.domains import weigh_source
 from evidence.models import Evidence
+from registry.weighing import weigh_source
 
 
 def evidence_hit(row: Evidence) -> EvidenceHit:

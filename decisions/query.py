@@ -18,12 +18,12 @@ from claimcheck.language import LanguageGuess, language_name
 from decisions.gate import is_date_word
 from decisions.types import ClaimQuestion
 from evidence.entities import extract_entities
-from evidence.entities.normalize import is_cyrillic
-from evidence.models import Domain, Tier
 from harvester.rewriter import rewrite_query, translate_query
 from harvester.schema import MAX_KEYWORDS, QuerySchema, validate_schema
 from harvester.textutil import STOPWORDS, words
 from integrations import llm
+from registry.entity_keys import is_cyrillic
+from registry.models import Domain, Tier
 
 # Reports of an event appear after it; announcements of it may come a little before.
 DATES_BEFORE = timedelta(days=30)

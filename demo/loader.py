@@ -25,13 +25,13 @@ from typing import Any
 
 from django.db import transaction
 
-from evidence.domains import DomainCsvError, parse_domains_csv
 from evidence.fetching import corpus_page_store
 from evidence.fetching.base import StoredFetcher
 from evidence.fetching.reading import fetch_outcome
-from evidence.services import domains_import
 from harvester.canonical import canonicalize_url
 from harvester.local_index import index_document
+from registry.domains import DomainCsvError, parse_domains_csv
+from registry.services import domains_import
 
 logger = logging.getLogger(__name__)
 

@@ -27,8 +27,8 @@ from evaluation.dataset import (
     WebPage,
     WebSection,
 )
-from evidence.domains import DomainError, normalize_domain_name
 from harvester.canonical import canonicalize_url
+from registry.domains import DomainError, normalize_domain_name
 
 LABELS = {
     "Supported": Outcome.TRUE.value,

@@ -23,7 +23,8 @@ from evaluation.metrics import (
 from evaluation.runner import ClaimResult
 from evaluation.stages import render_stages, stage_report
 from evaluation.web import WebSummary
-from evidence.domains import publisher_of, weigh_source
+from registry.hosts import publisher_of
+from registry.weighing import weigh_source
 
 WORST = 10
 EVIDENCE_SHOWN = 5

@@ -25,12 +25,12 @@ from django.test.utils import override_settings
 
 from claimcheck.config import get_config, reload_config
 from evaluation.dataset import Dataset, WebPage
-from evidence.domains import CSV_HEADER
 from evidence.fetching import corpus_page_store
 from evidence.fetching.base import StoredFetcher
 from evidence.fetching.reading import fetch_outcome
-from evidence.services import domains_import
 from integrations import http
+from registry.domains import CSV_HEADER
+from registry.services import domains_import
 
 FETCHER_NAME = "offline-web"
 _BATCH = 200

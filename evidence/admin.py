@@ -1,14 +1,6 @@
 from django.contrib import admin
 
-from evidence.models import Domain, Evidence, FactCheckCache, FactCheckMatch, Page
-
-
-@admin.register(Domain)
-class DomainAdmin(admin.ModelAdmin):
-    list_display = ("name", "tier", "weight_override", "denied", "note", "updated_at")
-    list_filter = ("tier", "denied")
-    search_fields = ("name", "note")
-    list_editable = ("tier", "weight_override", "denied")
+from evidence.models import Evidence, FactCheckCache, FactCheckMatch, Page
 
 
 @admin.register(Page)

@@ -6,8 +6,8 @@ class EvidenceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from evidence.domains import is_denied
         from harvester.marks import url_marker_register
+        from registry.weighing import is_denied
 
         def denied(url: str) -> str:
             return "denied" if is_denied(url) else ""

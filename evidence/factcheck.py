@@ -24,10 +24,10 @@ from django.utils.dateparse import parse_date, parse_datetime
 
 from claimcheck.config import FactCheckConfig, get_config
 from claims.models import Claim, claim_hash, normalize_claim_text
-from evidence.domains import host_of
 from evidence.models import FactCheckCache, FactCheckMatch
 from integrations import http
 from integrations.ratelimit import TokenBucket, token_bucket
+from registry.hosts import host_of
 
 logger = logging.getLogger(__name__)
 

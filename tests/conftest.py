@@ -9,7 +9,7 @@ from django.test import Client
 
 from claimcheck.config import reload_config
 from claimcheck.models import ApiToken
-from evidence.entities import aliases_changed
+from registry.known_names import aliases_changed
 from tests.factories import UserFactory
 
 PASSWORD = "pass-word-123"

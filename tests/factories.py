@@ -15,16 +15,15 @@ from claims.models import Claim, ClaimStatus, EventKind, Outcome, PipelineEvent
 from decisions.models import Override, Verdict, VerdictReason
 from evidence.models import (
     ContentDepth,
-    Domain,
     Evidence,
     FactCheckCache,
     FactCheckMatch,
     Method,
     Page,
     Stance,
-    Tier,
 )
 from harvester.models import ProcessedResult, Query, RawResult, SearchRun
+from registry.models import Domain, Tier
 
 
 class UserFactory(factory.django.DjangoModelFactory[User]):

@@ -22,7 +22,6 @@ from decisions.step_events import (
     verify_event,
 )
 from decisions.types import ClaimQuestion, Decision, SearchHistory, Totals
-from evidence.domains import publisher_of, weigh_source
 from evidence.factcheck import factcheck_lookup
 from evidence.fetching.pages import cached_page
 from evidence.models import Evidence, Method, Page, Stance, VerificationStatus
@@ -32,6 +31,8 @@ from evidence.services.collect import is_hub
 from harvester.models import SearchRun
 from harvester.schema import QuerySchema
 from harvester.services import search_run_execute
+from registry.hosts import publisher_of
+from registry.weighing import weigh_source
 
 # The share of the claim's words a hub page's link must show to be followed.
 CLICKDOWN_RELEVANCE = 0.25

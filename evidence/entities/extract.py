@@ -10,7 +10,7 @@ a title before it (a person), two or three plain names (a person), else "other".
 A word that only starts a sentence is a name only when it is known, an acronym, or written
 capitalised elsewhere in the text: "Officials said" names nobody.
 
-Keys fold spelling (see `normalize.entity_key`) and, for names that are not in a table,
+Keys fold spelling (see `registry.entity_keys.entity_key`) and, for names that are not in a table,
 inflection: "Зеленського", "Зеленский" and "Zelensky" share a key, and a person is keyed by
 the surname, so a later "Zelensky" is the same person as "Volodymyr Zelensky".
 """
@@ -21,17 +21,12 @@ import calendar
 import re
 from dataclasses import dataclass, replace
 
-from evidence.entities.aliases import known_name
 from evidence.entities.gazetteer import place_named
-from evidence.entities.normalize import (
-    case_stem,
-    entity_key,
-    is_cyrillic,
-    lemma_candidates,
-    transliterate,
-)
-from evidence.models import EntityKind
+from evidence.entities.inflection import case_stem, lemma_candidates
 from harvester.textutil import STOPWORDS
+from registry.entity_keys import entity_key, is_cyrillic, transliterate
+from registry.known_names import known_name
+from registry.models import EntityKind
 
 _SENTENCE = re.compile(r"(?<=[.!?…])\s+|\n+")
 _TOKEN = re.compile(r"[^\W\d_][\w'’.-]*[^\W_]|[^\W\d_]", re.UNICODE)

@@ -16,8 +16,8 @@ import re
 import threading
 from dataclasses import dataclass
 
-from evidence.entities.normalize import entity_key
 from harvester.textutil import STOPWORDS
+from registry.entity_keys import entity_key
 
 logger = logging.getLogger(__name__)
 

@@ -20,12 +20,13 @@ from django.utils import timezone
 
 from claimcheck.config import get_config
 from claimcheck.language import MIXED_CONFIDENCE, detect_language
-from evidence.domains import is_denied, registrable_domain
 from evidence.fetching.base import fetcher_for
 from evidence.fetching.reading import FetchOutcome, fetch_outcome
 from evidence.models import ContentDepth, Page, VerificationStatus
 from harvester.canonical import canonicalize_url
 from harvester.local_index import index_document
+from registry.hosts import registrable_domain
+from registry.weighing import is_denied
 
 logger = logging.getLogger(__name__)
 

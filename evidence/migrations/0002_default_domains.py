@@ -1,4 +1,4 @@
-"""Load the shipped domain list (evidence/default_domains.csv).
+"""Load the shipped domain list (registry/default_domains.csv).
 
 Rows an admin already has are left as they are; reversing removes only the shipped rows
 nobody has edited since.
@@ -10,7 +10,7 @@ from django.db import migrations
 
 
 def load_defaults(apps: Any, schema_editor: Any) -> None:
-    from evidence.domains import default_domain_rows
+    from registry.domains import default_domain_rows
 
     Domain = apps.get_model("evidence", "Domain")
     existing = set(Domain.objects.values_list("name", flat=True))
@@ -30,7 +30,7 @@ def load_defaults(apps: Any, schema_editor: Any) -> None:
 
 
 def unload_defaults(apps: Any, schema_editor: Any) -> None:
-    from evidence.domains import default_domain_rows
+    from registry.domains import default_domain_rows
 
     Domain = apps.get_model("evidence", "Domain")
     names = [row.name for row in default_domain_rows()]

@@ -1,4 +1,4 @@
-"""Load the shipped entity aliases (evidence/default_aliases.csv).
+"""Load the shipped entity aliases (registry/default_aliases.csv).
 
 Aliases an admin already has are left as they are; reversing removes only the shipped rows
 nobody has edited since.
@@ -10,7 +10,7 @@ from django.db import migrations
 
 
 def load_defaults(apps: Any, schema_editor: Any) -> None:
-    from evidence.services.aliases import default_alias_rows
+    from registry.services.aliases import default_alias_rows
 
     EntityAlias = apps.get_model("evidence", "EntityAlias")
     existing = set(EntityAlias.objects.values_list("key", flat=True))
@@ -24,7 +24,7 @@ def load_defaults(apps: Any, schema_editor: Any) -> None:
 
 
 def unload_defaults(apps: Any, schema_editor: Any) -> None:
-    from evidence.services.aliases import default_alias_rows
+    from registry.services.aliases import default_alias_rows
 
     EntityAlias = apps.get_model("evidence", "EntityAlias")
     keys = [row.key for row in default_alias_rows()]

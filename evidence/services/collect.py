@@ -28,7 +28,6 @@ from django.db import transaction
 from claimcheck.config import get_config
 from claims.models import Claim
 from evidence.chunking import chunk_text
-from evidence.domains import DomainRule, publisher_of, weigh_source
 from evidence.entities import entity_overlap, extract_entities
 from evidence.fetching import pages_fetch
 from evidence.models import ContentDepth, Evidence, Method, Page, VerificationStatus
@@ -40,6 +39,8 @@ from evidence.stance import ClaimContext, Finding, assess_page, assess_snippet
 from evidence.stance.scorer import overlaps
 from harvester.canonical import canonicalize_url
 from integrations import llm
+from registry.hosts import publisher_of
+from registry.weighing import DomainRule, weigh_source
 
 # `Lead` and `is_hub` are defined in evidence.services.leads; callers import them from here too.
 __all__ = ["TOP_CHUNKS", "Lead", "collect_evidence", "in_window", "is_hub", "snippet_evidence"]

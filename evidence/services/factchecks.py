@@ -4,8 +4,8 @@ registry (a known, weighted source) and its rating says true or false."""
 from __future__ import annotations
 
 from claims.models import Claim
-from evidence.domains import weigh_source
 from evidence.models import ContentDepth, Evidence, FactCheckMatch, Method, Stance
+from registry.weighing import weigh_source
 
 _FACTCHECK_REFUTE = ("false", "fake", "incorrect", "misleading", "pants on fire", "wrong", "no ")
 _FACTCHECK_SUPPORT = ("true", "correct", "accurate", "yes")

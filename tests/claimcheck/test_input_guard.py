@@ -12,7 +12,7 @@ from django.test import Client
 from claimcheck.models import ApiToken
 from claims.models import Claim
 from decisions.models import Override
-from evidence.models import Domain
+from registry.models import Domain
 from tests.factories import DecidedClaimFactory, VerdictFactory
 
 pytestmark = pytest.mark.django_db

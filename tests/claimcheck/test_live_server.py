@@ -14,8 +14,8 @@ import pytest
 
 from claimcheck.models import ApiToken
 from claims.models import Claim
-from evidence.models import Domain
 from harvester.models import SearchRun
+from registry.models import Domain
 from tests.factories import UserFactory
 from tests.processes import database_url, gunicorn
 

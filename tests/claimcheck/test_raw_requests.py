@@ -13,8 +13,8 @@ from django_q.models import OrmQ
 
 from claims.models import Claim
 from decisions.models import Override
-from evidence.models import Domain, DomainChange, EntityAlias
 from harvester.models import SearchRun
+from registry.models import Domain, DomainChange, EntityAlias
 from tests.factories import DecidedClaimFactory, DomainFactory, VerdictFactory
 from tests.rawwsgi import RawResponse, wsgi_request
 

@@ -31,15 +31,16 @@ from demo.loader import (
     demo_load,
     demo_manifest,
 )
-from evidence.domains import parse_domains_csv
 from evidence.extraction import extract_document
 from evidence.fetching import cached_page, page_fetch
-from evidence.models import Domain, Evidence, Page
+from evidence.models import Evidence, Page
 from harvester.canonical import canonicalize_url
 from harvester.local_index import search_documents
 from harvester.models import LocalDocument
 from harvester.rewriter import deterministic_rewrite
 from harvester.schema import validate_schema
+from registry.domains import parse_domains_csv
+from registry.models import Domain
 from tests.evidence.factories import use_config
 
 LIVE = [entry for entry in demo_manifest() if not entry.dead]

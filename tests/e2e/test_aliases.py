@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from evidence.models import EntityAlias
-from evidence.services import alias_create
+from registry.models import EntityAlias
+from registry.services import alias_create
 from tests.e2e.test_review_desk import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from evidence.models import Domain
-from evidence.services import alias_create
+from registry.models import Domain
+from registry.services import alias_create
 from tests.e2e.test_review_desk import sign_in
 from tests.factories import DecidedClaimFactory, DomainFactory, SearchRunFactory
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from evidence.models import Domain, Tier
+from registry.models import Domain, Tier
 from tests.e2e.test_review_desk import sign_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

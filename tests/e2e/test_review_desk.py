@@ -17,8 +17,9 @@ from playwright.sync_api import expect
 
 from claims.models import Claim, ClaimStatus, EventKind, Outcome
 from demo.loader import demo_claims, demo_load
-from evidence.models import Domain, Evidence, Stance
+from evidence.models import Evidence, Stance
 from harvester.models import SearchRun
+from registry.models import Domain
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

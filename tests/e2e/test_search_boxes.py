@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from evidence.services import alias_create
+from registry.services import alias_create
 from tests.e2e.test_review_desk import sign_in
 from tests.factories import DecidedClaimFactory, DomainFactory, SearchRunFactory
 

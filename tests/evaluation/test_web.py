@@ -11,12 +11,12 @@ import pytest
 from claimcheck.config import get_config
 from evaluation.averitec import read_averitec
 from evaluation.web import offline_web, web_load
-from evidence.domains import weigh_source
 from evidence.fetching import page_fetch
 from evidence.models import Page
 from harvester.canonical import canonicalize_url
 from harvester.local_index import search_documents
 from harvester.models import LocalDocument
+from registry.weighing import weigh_source
 
 MINI = Path(__file__).parent / "fixtures" / "averitec_mini.json"
 

@@ -15,8 +15,9 @@ import pytest
 from django.utils import timezone
 
 from claimcheck.config import PipelineConfig, reload_config
-from evidence.models import ContentDepth, Domain, Page, Tier, VerificationStatus
+from evidence.models import ContentDepth, Page, VerificationStatus
 from integrations import http
+from registry.models import Domain, Tier
 from tests.factories import PageFactory
 
 # Every host the tests pretend exists, with the addresses it "resolves" to.

@@ -10,18 +10,10 @@ import respx
 
 from claims.models import Claim
 from evidence.fetching import page_fetch
-from evidence.models import (
-    ContentDepth,
-    Domain,
-    Evidence,
-    Method,
-    Page,
-    Stance,
-    Tier,
-    VerificationStatus,
-)
+from evidence.models import ContentDepth, Evidence, Method, Page, Stance, Tier, VerificationStatus
 from evidence.services import Lead, collect_evidence, snippet_evidence
 from harvester.canonical import canonicalize_url
+from registry.models import Domain
 from tests.evidence.budget_story import (
     BUDGET_TEXT,
     HTML,

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 
 from claims.models import Claim
-from evidence.domains import invalidate_cache
-from evidence.models import Evidence, FactCheckMatch, Method, Stance, Tier
+from evidence.models import Evidence, FactCheckMatch, Method, Stance
 from evidence.services import factcheck_evidence_record
+from registry.models import Tier
+from registry.weighing import invalidate_cache
 from tests.factories import ClaimFactory, DomainFactory, FactCheckMatchFactory
 
 pytestmark = pytest.mark.django_db

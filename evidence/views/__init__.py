@@ -1,2 +1,0 @@
-"""The evidence app's pages, one module by subject: the domain registry (`domains`) and the
-entity alias table (`aliases`). Admins only; every change goes through evidence.services."""
