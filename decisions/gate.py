@@ -19,9 +19,9 @@ from typing import Literal
 from urllib.parse import unquote
 
 from claimcheck.language import MIXED_CONFIDENCE, LanguageGuess, detect_language
+from claimcheck.words import tokens
 from decisions.types import ClaimQuestion
 from evidence.entities import Entity, entity_overlap, extract_entities
-from evidence.rerank import tokens
 from evidence.services import Lead
 from harvester.canonical import canonicalize_url
 from registry.hosts import publisher_of

@@ -7,6 +7,7 @@ from datetime import datetime
 
 from django.utils import timezone
 
+from claimcheck.words import tokens
 from claims.services import RunFigures, claim_figures_set
 from decisions.decide import compute_totals, decide_from_history
 from decisions.gate import GateDecision, ScoredLead, snippet_gate
@@ -22,12 +23,15 @@ from decisions.step_events import (
     verify_event,
 )
 from decisions.types import ClaimQuestion, Decision, SearchHistory, Totals
-from evidence.factcheck import factcheck_lookup
-from evidence.fetching.pages import cached_page
 from evidence.models import Evidence, Method, Page, Stance, VerificationStatus
-from evidence.rerank import tokens
-from evidence.services import Lead, collect_evidence, factcheck_evidence_record, snippet_verify
-from evidence.services.collect import is_hub
+from evidence.selectors import cached_page, is_hub, page_hub_links
+from evidence.services import (
+    Lead,
+    collect_evidence,
+    factcheck_evidence_record,
+    factcheck_lookup,
+    snippet_verify,
+)
 from harvester.models import SearchRun
 from harvester.schema import QuerySchema
 from harvester.services import search_run_execute
@@ -131,16 +135,12 @@ def clickdown_link(
 ) -> tuple[str, str] | None:
     """The one link of a hub page worth following: on the hub's own publisher, not read yet,
     and the most about the claim by its anchor text and address (at least the crawl floor)."""
-    links = page.metadata.get("hub_links", []) if isinstance(page.metadata, dict) else []
     home = publisher_of(page.final_url or page.url)
     claim_words = set(tokens(question.text))
     if not claim_words or home is None:
         return None
     best: tuple[float, str, str] | None = None
-    for item in links:
-        if not isinstance(item, list | tuple) or len(item) != 2:
-            continue
-        url, label = str(item[0]), str(item[1])
+    for url, label in page_hub_links(page):
         if publisher_of(url) != home or canonical(url) in skip or canonical(url) == page.url:
             continue
         share = len(claim_words & set(tokens(f"{label} {url}"))) / len(claim_words)

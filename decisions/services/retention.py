@@ -1,6 +1,7 @@
 """The daily retention sweep: evidence rows and fetched pages older than the configured TTL are
-deleted, except what a verdict cites. It lives with the decisions because only they know what a
-verdict (and an override, which stands on a verdict) cites; the rows themselves are evidence's."""
+deleted, except what a verdict cites. The sweep starts here because only the decisions know what
+a verdict (and an override, which stands on a verdict) cites; the deleting is evidence's
+(`evidence.services.evidence_expire`, `pages_expire`)."""
 
 from __future__ import annotations
 
@@ -8,18 +9,14 @@ import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from django.db import transaction
 from django.utils import timezone
 
 from claimcheck.config import get_config
 from decisions.models import Verdict
-from evidence.fetching.base import FETCHERS
-from evidence.models import Evidence, Page
-from harvester.local_index import remove_document
+from evidence.selectors import evidence_claims_before
+from evidence.services import evidence_expire, pages_expire
 
 logger = logging.getLogger(__name__)
-
-BATCH = 500
 
 
 @dataclass(frozen=True)
@@ -43,33 +40,13 @@ def evidence_retention_sweep(*, now: datetime | None = None) -> RetentionResult:
     live fetcher (a stored corpus is the offline web, not a cache) and no kept evidence row
     reads from them; their entries in the local search index go with them."""
     cutoff = (now or timezone.now()) - timedelta(days=get_config().retention.ttl_days)
-    old = Evidence.objects.filter(created_at__lt=cutoff)
-    claim_ids = set(old.values_list("claim_id", flat=True).distinct())
+    claim_ids = evidence_claims_before(cutoff=cutoff)
     cited = _cited(list(Verdict.objects.filter(claim_id__in=claim_ids)))
-    doomed = [
-        pk
-        for pk, claim_id, url in old.values_list("pk", "claim_id", "url").iterator()
-        if (claim_id, url) not in cited
-    ]
-    evidence_deleted = 0
-    for start in range(0, len(doomed), BATCH):
-        evidence_deleted += Evidence.objects.filter(pk__in=doomed[start : start + BATCH]).delete()[
-            0
-        ]
-
+    evidence_deleted = evidence_expire(cutoff=cutoff, cited=cited)
     every_verdict = Verdict.objects.only("claim", "sources", "unsided")
     cited_urls = {url for _, url in _cited(list(every_verdict))}
-    stale = (
-        Page.objects.filter(fetched_at__lt=cutoff, fetcher__in=sorted(FETCHERS))
-        .exclude(evidence__isnull=False)
-        .values_list("pk", "url")
-    )
-    pages = [(pk, url) for pk, url in stale.iterator() if url not in cited_urls]
-    for pk, url in pages:
-        with transaction.atomic():
-            Page.objects.filter(pk=pk).delete()
-            remove_document(url=url)
-    result = RetentionResult(evidence_deleted=evidence_deleted, pages_deleted=len(pages))
+    pages_deleted = pages_expire(cutoff=cutoff, cited_urls=cited_urls)
+    result = RetentionResult(evidence_deleted=evidence_deleted, pages_deleted=pages_deleted)
     logger.info(
         "retention sweep",
         extra={"evidence_deleted": result.evidence_deleted, "pages_deleted": result.pages_deleted},

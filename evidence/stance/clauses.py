@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from evidence.rerank import stem, tokens
+from claimcheck.words import stem, tokens
 
 NEGATIONS = frozenset(
     (

@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 
+from claimcheck.words import tokens
 from evidence.dates import DatedMention, find_text_dates
 from evidence.models import Confidence, Stance
-from evidence.rerank import tokens
 from evidence.stance.attribution import attributed, debunk_cues, without_debunk_phrases
 from evidence.stance.clauses import content_words, governing_negation
 from evidence.stance.signals import (

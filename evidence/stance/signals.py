@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from evidence.rerank import STOPWORDS, stem, tokens
+from claimcheck.words import STOPWORDS, stem, tokens
 from evidence.stance.clauses import family, negated_after
 
 _NUMBER = re.compile(
