@@ -23,7 +23,7 @@ from claimcheck.words import tokens
 from decisions.types import ClaimQuestion
 from evidence.entities import Entity, entity_overlap, extract_entities
 from evidence.services import Lead
-from harvester.canonical import canonicalize_url
+from integrations.http.canonical import canonicalize_url
 from registry.hosts import publisher_of
 from registry.weighing import DomainRule, weigh_source
 

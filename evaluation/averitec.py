@@ -27,7 +27,7 @@ from evaluation.dataset import (
     WebPage,
     WebSection,
 )
-from harvester.canonical import canonicalize_url
+from integrations.http.canonical import canonicalize_url
 from registry.domains import DomainError, normalize_domain_name
 
 LABELS = {

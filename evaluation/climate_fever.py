@@ -23,7 +23,7 @@ from evaluation.dataset import (
     WebSection,
     json_lines,
 )
-from harvester.canonical import canonicalize_url
+from integrations.http.canonical import canonicalize_url
 from training.stance.pairs import climate_fever_held_out
 
 LABELS = {

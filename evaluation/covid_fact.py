@@ -24,7 +24,7 @@ from evaluation.dataset import (
     WebSection,
     json_lines,
 )
-from harvester.canonical import canonicalize_url
+from integrations.http.canonical import canonicalize_url
 from training.stance.pairs import covid_fact_held_out
 
 LABELS = {"SUPPORTED": Outcome.TRUE.value, "REFUTED": Outcome.FALSE.value}

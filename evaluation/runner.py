@@ -23,8 +23,8 @@ from decisions.services import claim_submit
 from decisions.types import ClaimQuestion, EvidenceHit, Final, SearchHistory
 from evaluation.dataset import Dataset, LabelledClaim
 from evidence.models import Evidence, Method
-from harvester.canonical import canonicalize_url
 from harvester.models import ProcessedResult
+from integrations.http.canonical import canonicalize_url
 
 logger = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from harvester.canonical import canonicalize_url, dedupe_hash
 from harvester.providers.base import ProviderOutcome
+from integrations.http.canonical import canonicalize_url, dedupe_hash
 
 _NO_RANK = 10**9
 

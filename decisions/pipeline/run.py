@@ -15,8 +15,8 @@ from decisions.ranking import top_per_side
 from decisions.types import ClaimQuestion, Lean, SearchHistory
 from evidence.models import Evidence, VerificationStatus
 from evidence.services import Lead
-from harvester.canonical import canonicalize_url
 from harvester.models import ProcessedResult, SearchRun
+from integrations.http.canonical import canonicalize_url
 
 
 @dataclass

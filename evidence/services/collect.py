@@ -37,8 +37,8 @@ from evidence.services.snippets import snippet_problem
 from evidence.services.syndication import copies_mark
 from evidence.stance import ClaimContext, Finding, assess_page, assess_snippet
 from evidence.stance.scorer import overlaps
-from harvester.canonical import canonicalize_url
 from integrations import llm
+from integrations.http.canonical import canonicalize_url
 from registry.hosts import publisher_of
 from registry.weighing import DomainRule, weigh_source
 

@@ -10,7 +10,8 @@ Non-2xx statuses are not errors here: callers decide what a 404 or a 503 means t
 Transport problems become `HttpError` subclasses with a stable `kind`.
 
 By subject: `addresses` (the SSRF policy and the offline switch), `backends` (connections only to
-vetted addresses, under one deadline), `charset` (what a body is encoded in), `client` (the
+vetted addresses, under one deadline), `canonical` (one spelling per URL, the key pages and
+results are stored and merged by), `charset` (what a body is encoded in), `client` (the
 request: redirects, headers, byte caps, the response) and `errors`.
 """
 

@@ -34,11 +34,11 @@ from demo.loader import (
 from evidence.extraction import extract_document
 from evidence.fetching import cached_page, page_fetch
 from evidence.models import Evidence, Page
-from harvester.canonical import canonicalize_url
 from harvester.local_index import search_documents
 from harvester.models import LocalDocument
 from harvester.rewriter import deterministic_rewrite
 from harvester.schema import validate_schema
+from integrations.http.canonical import canonicalize_url
 from registry.domains import parse_domains_csv
 from registry.models import Domain
 from tests.evidence.factories import use_config

@@ -15,7 +15,7 @@ from evaluation.climate_fever import read_climate_fever
 from evaluation.covid_fact import read_covid_fact
 from evaluation.dataset import UNSEEN
 from evaluation.web import page_text, render_page
-from harvester.canonical import canonicalize_url
+from integrations.http.canonical import canonicalize_url
 from training.stance import pairs as stance_pairs
 
 MINI = Path(__file__).parent / "fixtures" / "averitec_mini.json"

@@ -13,9 +13,9 @@ from evaluation.averitec import read_averitec
 from evaluation.web import offline_web, web_load
 from evidence.fetching import page_fetch
 from evidence.models import Page
-from harvester.canonical import canonicalize_url
 from harvester.local_index import search_documents
 from harvester.models import LocalDocument
+from integrations.http.canonical import canonicalize_url
 from registry.weighing import weigh_source
 
 MINI = Path(__file__).parent / "fixtures" / "averitec_mini.json"

@@ -12,7 +12,7 @@ from claims.models import Claim
 from evidence.fetching import page_fetch
 from evidence.models import ContentDepth, Evidence, Method, Page, Stance, Tier, VerificationStatus
 from evidence.services import Lead, collect_evidence, snippet_evidence
-from harvester.canonical import canonicalize_url
+from integrations.http.canonical import canonicalize_url
 from registry.models import Domain
 from tests.evidence.budget_story import (
     BUDGET_TEXT,

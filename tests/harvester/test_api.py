@@ -103,7 +103,7 @@ def params(**values: str | int) -> dict[str, str | int]:
 
 
 def _canonical(url: str) -> str:
-    from harvester.canonical import canonicalize_url
+    from integrations.http.canonical import canonicalize_url
 
     return canonicalize_url(url)
 

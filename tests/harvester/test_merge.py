@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harvester.canonical import canonicalize_url
 from harvester.merge import merge_outcomes
 from harvester.models import ProviderStatus
 from harvester.providers.base import ProviderHit, ProviderOutcome
+from integrations.http.canonical import canonicalize_url
 
 PAGES = ["a", "b", "c", "d"]
 SPELLINGS = [

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harvester.canonical import canonicalize_url, dedupe_hash
+from integrations.http.canonical import canonicalize_url, dedupe_hash
 
 BASE = "https://example.org/news/story?a=1&b=2"
 
