@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from claimcheck.language import LanguageGuess, language_name
+from claimcheck.textutil import STOPWORDS, words
 from decisions.gate import is_date_word
 from decisions.types import ClaimQuestion
 from evidence.entities import extract_entities
 from harvester.rewriter import rewrite_query, translate_query
 from harvester.schema import MAX_KEYWORDS, QuerySchema, validate_schema
-from harvester.textutil import STOPWORDS, words
 from integrations import llm
 from registry.entity_keys import is_cyrillic
 from registry.models import Domain, Tier

@@ -20,9 +20,9 @@ from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from claimcheck.textutil import STOPWORDS, make_snippet
 from harvester.models import LocalDocument
 from harvester.schema import QuerySchema
-from harvester.textutil import STOPWORDS, make_snippet
 from integrations.http.canonical import canonicalize_url, site_of
 
 FTS_TABLE = "harvester_local_documents_fts"

@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from pydantic import BaseModel, ConfigDict
 
 from claimcheck.config import get_config
+from claimcheck.textutil import STOPWORDS, words
 from harvester.errors import RewriteFailed, RewriteInvalid
 from harvester.models import Query
 from harvester.schema import (
@@ -31,7 +32,6 @@ from harvester.schema import (
     compile_query,
     validate_schema,
 )
-from harvester.textutil import STOPWORDS, words
 from integrations import llm
 
 logger = logging.getLogger(__name__)

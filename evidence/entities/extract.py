@@ -21,9 +21,9 @@ import calendar
 import re
 from dataclasses import dataclass, replace
 
+from claimcheck.textutil import STOPWORDS
 from evidence.entities.gazetteer import place_named
 from evidence.entities.inflection import case_stem, lemma_candidates
-from harvester.textutil import STOPWORDS
 from registry.entity_keys import entity_key, is_cyrillic, transliterate
 from registry.known_names import known_name
 from registry.models import EntityKind

@@ -16,7 +16,7 @@ import re
 import threading
 from dataclasses import dataclass
 
-from harvester.textutil import STOPWORDS
+from claimcheck.textutil import STOPWORDS
 from registry.entity_keys import entity_key
 
 logger = logging.getLogger(__name__)

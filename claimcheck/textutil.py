@@ -1,4 +1,4 @@
-"""Small text helpers shared by the deterministic rewriter and the local index."""
+"""Plain text helpers for search, reading and the engine: stopwords, word tokens, snippets."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ engine's do, not merely the first place one of its words occurs."""
 
 from __future__ import annotations
 
-from harvester.textutil import make_snippet
+from claimcheck.textutil import make_snippet
 
 FILLER = "Other news of the week filled the columns of the paper. " * 12
 
