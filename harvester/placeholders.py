@@ -1,24 +1,13 @@
-"""Date placeholders: the only relative-time vocabulary a rewrite may use, expanded from the
-system clock at run time (never by the LLM), so that a cached rewrite stays fresh."""
+"""Date placeholders, expanded from the system clock at run time (never by the LLM), so that a
+cached rewrite stays fresh. Which placeholders exist and where they may stand is the schema's
+business (`harvester.schema.PLACEHOLDERS`); this module only gives them their dates."""
 
 from __future__ import annotations
 
-import re
 from datetime import date, timedelta
-from typing import TYPE_CHECKING, overload
+from typing import overload
 
-if TYPE_CHECKING:
-    from harvester.schema import QuerySchema
-
-PLACEHOLDERS = (
-    "{TODAY}",
-    "{YESTERDAY}",
-    "{LAST_WEEK_START}",
-    "{LAST_WEEK_END}",
-    "{LAST_MONTH_START}",
-    "{LAST_MONTH_END}",
-)
-_BRACED = re.compile(r"\{[^{}]*\}")
+from harvester.schema import QuerySchema, SchemaError, placeholder_problem, validate_schema
 
 
 def placeholder_dates(today: date) -> dict[str, date]:
@@ -32,26 +21,7 @@ def placeholder_dates(today: date) -> dict[str, date]:
     }
 
 
-def placeholder_problem(text: str, *, allowed: bool = True) -> str | None:
-    """Why `text` carries an unacceptable placeholder or brace, or None.
-
-    With `allowed`, whitelisted placeholders are fine; without, any `{...}` is stray."""
-    for match in _BRACED.finditer(text):
-        token = match.group(0)
-        if token in PLACEHOLDERS:
-            if not allowed:
-                return f"placeholder {token} is only allowed in date_after / date_before"
-            continue
-        return f"unknown placeholder {token}"
-    stripped = _BRACED.sub("", text)
-    if "{" in stripped or "}" in stripped:
-        return "stray { or } (not a placeholder)"
-    return None
-
-
 def _expand_text(text: str, today: date) -> str:
-    from harvester.schema import SchemaError
-
     problem = placeholder_problem(text)
     if problem:
         raise SchemaError(problem)
@@ -86,11 +56,7 @@ def expand(value: str | QuerySchema, *, today: date) -> str | QuerySchema:
             try:
                 updates[field] = _expand_text(current, today)
             except ValueError as exc:
-                from harvester.schema import SchemaError
-
                 raise SchemaError(f"filters.{field}: {exc}") from exc
     data = value.model_dump()
     data["filters"].update(updates)
-    from harvester.schema import validate_schema
-
     return validate_schema(data)

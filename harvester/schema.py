@@ -3,6 +3,9 @@ provider adapter compiles into its own dialect.
 
 Validation is strict on purpose: a model that gets creative is caught here, before any
 provider is paid for a query. Every rejection names the field it is about.
+
+The date placeholders are the only relative-time vocabulary a template may hold; this module
+says which they are and where they may stand, `harvester.placeholders` expands them.
 """
 
 from __future__ import annotations
@@ -13,8 +16,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 from pydantic_core import PydanticCustomError
-
-from harvester.placeholders import PLACEHOLDERS, placeholder_problem
 
 MAX_KEYWORDS = 12
 MAX_SITES = 20
@@ -36,6 +37,16 @@ _SITE = re.compile(rf"^\.?{_LABEL}(?:\.{_LABEL})*$")
 _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _GEO = re.compile(r"^[A-Za-z]{2}$")
 
+PLACEHOLDERS = (
+    "{TODAY}",
+    "{YESTERDAY}",
+    "{LAST_WEEK_START}",
+    "{LAST_WEEK_END}",
+    "{LAST_MONTH_START}",
+    "{LAST_MONTH_END}",
+)
+_BRACED = re.compile(r"\{[^{}]*\}")
+
 
 class SchemaError(ValueError):
     """A schema, template or placeholder that fails validation. The message names the field."""
@@ -47,6 +58,23 @@ class QueryTooLong(SchemaError):
 
 
 QUERY_TOO_LONG = "query_too_long"
+
+
+def placeholder_problem(text: str, *, allowed: bool = True) -> str | None:
+    """Why `text` carries an unacceptable placeholder or brace, or None.
+
+    With `allowed`, whitelisted placeholders are fine; without, any `{...}` is stray."""
+    for match in _BRACED.finditer(text):
+        token = match.group(0)
+        if token in PLACEHOLDERS:
+            if not allowed:
+                return f"placeholder {token} is only allowed in date_after / date_before"
+            continue
+        return f"unknown placeholder {token}"
+    stripped = _BRACED.sub("", text)
+    if "{" in stripped or "}" in stripped:
+        return "stray { or } (not a placeholder)"
+    return None
 
 
 class _Strict(BaseModel):

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harvester.placeholders import PLACEHOLDERS, expand
-from harvester.schema import SchemaError, validate_schema
+from harvester.placeholders import expand
+from harvester.schema import PLACEHOLDERS, SchemaError, validate_schema
 
 days = st.dates(min_value=date(2000, 3, 1), max_value=date(2090, 12, 31))
 plain = st.text(alphabet=st.characters(blacklist_characters="{}"), max_size=20)

@@ -8,8 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harvester.placeholders import PLACEHOLDERS
-from harvester.schema import MAX_QUERY_CHARS, QueryTooLong, SchemaError, validate_schema
+from harvester.schema import (
+    MAX_QUERY_CHARS,
+    PLACEHOLDERS,
+    QueryTooLong,
+    SchemaError,
+    validate_schema,
+)
 
 keyword = st.text(
     alphabet=st.characters(
