@@ -183,7 +183,7 @@ return failures
 
 
 class RedisCircuitBreaker:
-    """CircuitBreaker's rules (harvester.providers.base), shared through Redis."""
+    """CircuitBreaker's rules (harvester.providers.limits), shared through Redis."""
 
     def __init__(self, key: str, threshold: int, cooldown_s: float, *, url: str) -> None:
         self.key = key

@@ -1,4 +1,4 @@
-"""Search providers: one short module each, registered by name in `base.PROVIDERS`."""
+"""Search providers: one short module each, registered by name in `registry.PROVIDERS`."""
 
 from harvester.providers import (  # noqa: F401
     brave,
@@ -12,15 +12,14 @@ from harvester.providers import (  # noqa: F401
     yacy,
 )
 from harvester.providers.base import (
-    PROVIDERS,
     HttpProvider,
     Provider,
     ProviderConfigError,
     ProviderHit,
     ProviderOutcome,
-    get_provider,
-    reset_provider_state,
 )
+from harvester.providers.limits import reset_provider_state
+from harvester.providers.registry import PROVIDERS, get_provider
 
 __all__ = [
     "PROVIDERS",

@@ -1,10 +1,11 @@
 """What every search provider shares: the call discipline around one HTTP request.
 
 An adapter only builds its request and parses the answer. This base adds, per provider name
-and per process: a token-bucket rate limit, a circuit breaker with cooldown, retries with
-exponential backoff and jitter on 429 / 5xx / broken transfers (never on other 4xx, bad JSON
-or a timeout, which would only repeat), a per-attempt timeout, cost accounting, and the
-mapping of every failure to one short reason that the run records.
+and per process: a token-bucket rate limit, a circuit breaker with cooldown (both kept in
+`limits`), retries with exponential backoff and jitter on 429 / 5xx / broken transfers (never
+on other 4xx, bad JSON or a timeout, which would only repeat), a per-attempt timeout, cost
+accounting, and the mapping of every failure to one short reason that the run records.
+Adapters register themselves by name in `registry`.
 """
 
 from __future__ import annotations
@@ -13,26 +14,20 @@ import asyncio
 import email.utils
 import random
 import re
-import threading
 import time
 from abc import abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from claimcheck.config import ProviderConfig
 from harvester.models import ProviderStatus
+from harvester.providers.limits import provider_state
 from harvester.schema import QuerySchema, compile_query
 from integrations import http
-from integrations.ratelimit import (
-    RedisCircuitBreaker,
-    TokenBucket,
-    redis_url,
-    token_bucket,
-)
 
 BACKOFF_BASE_S = 0.25
 BACKOFF_MAX_S = 4.0
@@ -102,120 +97,6 @@ class ProviderFailure(Exception):
 
 class ProviderConfigError(ValueError):
     """A provider section whose `options` do not fit the adapter."""
-
-
-# --- per-process state, keyed by provider name -------------------------------------------------
-
-
-class CircuitBreaker:
-    """Opens after `threshold` consecutive failures; after `cooldown` one trial call may go
-    through (half-open): success closes it, failure opens it again."""
-
-    def __init__(
-        self, threshold: int, cooldown_s: float, *, clock: Callable[[], float] = time.monotonic
-    ):
-        self.threshold = threshold
-        self.cooldown_s = cooldown_s
-        self.clock = clock
-        self.failures = 0
-        self.opened_at: float | None = None
-        self.trial_running = False
-        self.lock = threading.Lock()
-
-    def allow(self) -> float:
-        """0 when a call may go ahead, else the seconds of cooldown left."""
-        with self.lock:
-            if self.opened_at is None:
-                return 0.0
-            left = self.opened_at + self.cooldown_s - self.clock()
-            if left > 0:
-                return left
-            if self.trial_running:
-                return self.cooldown_s
-            self.trial_running = True
-            return 0.0
-
-    def record_success(self) -> None:
-        with self.lock:
-            self.failures = 0
-            self.opened_at = None
-            self.trial_running = False
-
-    def record_failure(self) -> None:
-        with self.lock:
-            self.failures += 1
-            if self.trial_running or self.failures >= self.threshold:
-                self.opened_at = self.clock()
-            self.trial_running = False
-
-    @property
-    def is_open(self) -> bool:
-        return self.opened_at is not None
-
-
-@dataclass
-class _State:
-    bucket: TokenBucket
-    breaker: CircuitBreaker | RedisCircuitBreaker
-
-
-_states: dict[str, _State] = {}
-_states_lock = threading.Lock()
-
-
-def circuit_breaker(
-    name: str, threshold: int, cooldown_s: float
-) -> CircuitBreaker | RedisCircuitBreaker:
-    """The breaker for `name`: shared through Redis when REDIS_URL is set, else this process's."""
-    url = redis_url()
-    if url:
-        return RedisCircuitBreaker(f"claimcheck:breaker:{name}", threshold, cooldown_s, url=url)
-    return CircuitBreaker(threshold, cooldown_s)
-
-
-def provider_state(name: str, config: ProviderConfig) -> _State:
-    with _states_lock:
-        state = _states.get(name)
-        if state is None:
-            state = _State(
-                bucket=token_bucket(f"provider:{name}", config.rate_per_minute),
-                breaker=circuit_breaker(
-                    f"provider:{name}", config.breaker_failures, config.breaker_cooldown_s
-                ),
-            )
-            _states[name] = state
-        else:
-            # A reloaded config applies at once, without losing the counts so far.
-            if state.bucket.rate_per_minute != config.rate_per_minute:
-                state.bucket.configure(config.rate_per_minute)
-            state.breaker.threshold = config.breaker_failures
-            state.breaker.cooldown_s = config.breaker_cooldown_s
-        return state
-
-
-def reset_provider_state() -> None:
-    """Forget every bucket and breaker (tests; a deploy restarts the process anyway)."""
-    with _states_lock:
-        _states.clear()
-
-
-# --- the registry ------------------------------------------------------------------------------
-
-PROVIDERS: dict[str, type[Provider]] = {}
-P = TypeVar("P", bound="type[Provider]")
-
-
-def register(cls: P) -> P:
-    PROVIDERS[cls.name] = cls
-    return cls
-
-
-def get_provider(name: str, config: ProviderConfig) -> Provider:
-    try:
-        cls = PROVIDERS[name]
-    except KeyError:
-        raise ProviderConfigError(f"no adapter for provider {name!r}") from None
-    return cls(config)
 
 
 # --- helpers for adapters ----------------------------------------------------------------------

@@ -14,8 +14,8 @@ from harvester.providers.base import (
     ProviderRequest,
     hits_from,
     json_object,
-    register,
 )
+from harvester.providers.registry import register
 from harvester.schema import QuerySchema
 from integrations import http
 

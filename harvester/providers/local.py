@@ -9,7 +9,8 @@ from django.db import DatabaseError
 
 from harvester.local_index import search_documents
 from harvester.models import ProviderStatus
-from harvester.providers.base import Provider, ProviderHit, ProviderOutcome, register
+from harvester.providers.base import Provider, ProviderHit, ProviderOutcome
+from harvester.providers.registry import register
 from harvester.schema import QuerySchema
 
 

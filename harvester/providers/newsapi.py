@@ -16,8 +16,8 @@ from harvester.providers.base import (
     ProviderRequest,
     hits_from,
     json_object,
-    register,
 )
+from harvester.providers.registry import register
 from harvester.schema import QuerySchema, quote_keyword
 from integrations import http
 

@@ -15,8 +15,8 @@ from harvester.providers.base import (
     as_list,
     hits_from,
     json_object,
-    register,
 )
+from harvester.providers.registry import register
 from harvester.schema import QuerySchema, compile_query
 from integrations import http
 

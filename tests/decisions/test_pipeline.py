@@ -21,7 +21,7 @@ from decisions.services import claim_submit
 from decisions.tasks import claims_sweep_stale
 from demo.loader import demo_claims, demo_load
 from harvester.models import SearchRun
-from harvester.providers import base
+from harvester.providers import base, limits
 from integrations import http
 
 pytestmark = pytest.mark.django_db
@@ -77,7 +77,7 @@ def paid_search(settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
     monkeypatch.setattr(http.addresses, "resolve", resolve)
     monkeypatch.setattr(base, "BACKOFF_BASE_S", 0.001)
-    base.reset_provider_state()
+    limits.reset_provider_state()
     config = yaml.safe_load((Path(settings.BASE_DIR) / "claimcheck/default.yaml").read_text())
     config["search"]["cascade_order"] = ["local", "searxng"]
     # Search until the budget is spent, so that there are many steps to interrupt.
@@ -95,7 +95,7 @@ def paid_search(settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
             return_value=httpx.Response(200, json={"results": []})
         )
         yield route
-    base.reset_provider_state()
+    limits.reset_provider_state()
 
 
 class Killed(BaseException):

@@ -20,7 +20,7 @@ from claims.models import ClaimStatus, EventKind
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_submit
 from evidence.models import Evidence, VerificationStatus
-from harvester.providers import base
+from harvester.providers import base, limits
 from integrations import http
 from tests.evidence.factories import article_html
 
@@ -58,7 +58,7 @@ def web(settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
 
     monkeypatch.setattr(http.addresses, "resolve", resolve)
     monkeypatch.setattr(base, "BACKOFF_BASE_S", 0.001)
-    base.reset_provider_state()
+    limits.reset_provider_state()
     config = yaml.safe_load((Path(settings.BASE_DIR) / "claimcheck/default.yaml").read_text())
     config["search"]["cascade_order"] = ["searxng"]
     config["search"]["providers"] = {"searxng": {"base_url": f"https://{SEARCH_HOST}"}}
@@ -69,7 +69,7 @@ def web(settings: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Itera
     reload_config()
     with respx.mock(assert_all_called=False) as mock:
         yield mock
-    base.reset_provider_state()
+    limits.reset_provider_state()
 
 
 def _results(mock: Any, urls: list[str], snippet: str = SNIPPET) -> Any:

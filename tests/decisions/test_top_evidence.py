@@ -22,7 +22,7 @@ from claims.models import Claim, ClaimStatus
 from decisions.pipeline import claim_pipeline_run
 from decisions.services import claim_submit
 from evidence.models import Evidence, Stance
-from harvester.providers import base
+from harvester.providers import base, limits
 from integrations import http
 from tests.evidence.factories import article_html
 
@@ -73,7 +73,7 @@ def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[respx.MockRouter]:
 
     monkeypatch.setattr(http.addresses, "resolve", resolve)
     monkeypatch.setattr(base, "BACKOFF_BASE_S", 0.001)
-    base.reset_provider_state()
+    limits.reset_provider_state()
     with respx.mock(assert_all_called=False) as mock:
         hits = [
             {"url": url, "title": "Harbour budget bill passes", "content": SNIPPET} for url in PAGES
@@ -84,7 +84,7 @@ def web(monkeypatch: pytest.MonkeyPatch) -> Iterator[respx.MockRouter]:
         for url, text in PAGES.items():
             mock.get(url).respond(200, headers=HTML, text=article_html(title="Budget", text=text))
         yield mock
-    base.reset_provider_state()
+    limits.reset_provider_state()
 
 
 def _run() -> Claim:

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from claimcheck.config import PipelineConfig, reload_config
-from harvester.providers import base
+from harvester.providers import base, limits
 from integrations import http
 
 PUBLIC_IP = ipaddress.ip_address("93.184.216.34")
@@ -29,9 +29,9 @@ def fake_dns(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True)
 def fresh_providers(monkeypatch: pytest.MonkeyPatch) -> Any:
     monkeypatch.setattr(base, "BACKOFF_BASE_S", 0.001)
-    base.reset_provider_state()
+    limits.reset_provider_state()
     yield
-    base.reset_provider_state()
+    limits.reset_provider_state()
 
 
 UseConfig = Callable[[dict[str, Any]], PipelineConfig]

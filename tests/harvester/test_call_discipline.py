@@ -12,7 +12,8 @@ import respx
 from claimcheck.config import ProviderConfig
 from harvester.models import ProviderStatus
 from harvester.providers import get_provider
-from harvester.providers.base import CircuitBreaker, HttpProvider
+from harvester.providers.base import HttpProvider
+from harvester.providers.limits import CircuitBreaker
 from harvester.schema import validate_schema
 from integrations.ratelimit import LocalTokenBucket
 

@@ -21,7 +21,7 @@ def _workers_take(name: str, *, redis_url: str, processes: int = 2) -> list[int]
     code = (
         "import django; django.setup()\n"
         "from claimcheck.config import ProviderConfig\n"
-        "from harvester.providers.base import provider_state\n"
+        "from harvester.providers.limits import provider_state\n"
         f"state = provider_state({name!r}, ProviderConfig(rate_per_minute=6))\n"
         "print(sum(state.bucket.reserve(max_wait=0) is not None for _ in range(5)))\n"
     )
@@ -98,7 +98,7 @@ def _in_worker(code: str, *, redis_url: str) -> str:
 
 BREAKER = (
     "from claimcheck.config import ProviderConfig\n"
-    "from harvester.providers.base import provider_state\n"
+    "from harvester.providers.limits import provider_state\n"
     "state = provider_state({name!r}, ProviderConfig(breaker_failures=2, breaker_cooldown_s=60))\n"
 )
 
