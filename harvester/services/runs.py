@@ -8,65 +8,38 @@ count failures and the API still answers 502.
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import logging
 import time
 from collections import Counter
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
-from datetime import datetime
 from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import Sum
 from django.utils import timezone
 
-from claimcheck.config import PipelineConfig, get_config
+from claimcheck.config import get_config
 from claimcheck.language import detect_language
 from claims.models import Claim
-from harvester.errors import (
-    AllProvidersFailed,
-    HarvestError,
-    InvalidSearchRequest,
-    RewriteFailed,
-    RewriteInvalid,
-)
+from harvester.errors import AllProvidersFailed, RewriteInvalid
 from harvester.merge import merge_outcomes
 from harvester.models import (
     ProcessedResult,
     ProviderCall,
-    ProviderStatus,
     RawResult,
     RunStatus,
     SearchRun,
 )
 from harvester.placeholders import expand
-from harvester.providers import get_provider
-from harvester.providers.base import (
-    HttpProvider,
-    Provider,
-    ProviderConfigError,
-    ProviderOutcome,
-)
-from harvester.providers.local import LocalProvider
+from harvester.providers.base import ProviderOutcome
 from harvester.rewriter import Rewrite, normalize_query_text, rewrite_query
 from harvester.schema import QuerySchema, SchemaError, validate_schema
+from harvester.services.calls import provider_names, run_providers
 
-__all__ = [
-    "AllProvidersFailed",
-    "HarvestError",
-    "InvalidSearchRequest",
-    "RewriteFailed",
-    "RewriteInvalid",
-    "search_run_execute",
-]
+# Named for the package, as its log lines always were.
+logger = logging.getLogger("harvester.services")
 
-logger = logging.getLogger(__name__)
-
-BUDGET_EXHAUSTED = "budget exhausted"
 PIPELINE_REWRITER = "pipeline"
 
 
@@ -75,165 +48,6 @@ def _log_query(text: str) -> dict[str, str]:
     if getattr(settings, "CLAIMCHECK_SCRUB_QUERY_LOGS", False):
         return {"query_sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]}
     return {"query": text}
-
-
-# --- budgets -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Spend:
-    today: Decimal
-    month: Decimal
-
-
-def current_spend(*, now: datetime | None = None) -> Spend:
-    """Provider spend (runs) plus LLM spend (claims) for today and this calendar month."""
-    now = timezone.localtime(now)
-    day_start = now.replace(hour=0, minute=0, second=0, microsecond=0)
-    month_start = day_start.replace(day=1)
-
-    def total(since: datetime) -> Decimal:
-        runs = SearchRun.objects.filter(run_timestamp__gte=since).aggregate(s=Sum("cost_usd"))
-        claims = Claim.objects.filter(created_at__gte=since).aggregate(s=Sum("cost_usd"))
-        # Calls sent but never stored in a run: in flight now, or lost with a dead worker.
-        unstored = ProviderCall.objects.filter(sent_at__gte=since, run=None).aggregate(
-            s=Sum("cost_usd")
-        )
-        return Decimal(runs["s"] or 0) + Decimal(claims["s"] or 0) + Decimal(unstored["s"] or 0)
-
-    return Spend(today=total(day_start), month=total(month_start))
-
-
-def budget_exhausted(config: PipelineConfig) -> bool:
-    spend = current_spend()
-    budgets = config.budgets
-    return spend.today >= Decimal(str(budgets.daily_usd)) or spend.month >= Decimal(
-        str(budgets.monthly_usd)
-    )
-
-
-# --- running the providers ---------------------------------------------------------------------
-
-
-def _provider_names(config: PipelineConfig, forced: str | None) -> list[str]:
-    search = config.search
-    forced = forced or (search.provider if search.provider != "auto" else None)
-    if forced:
-        section = search.providers.get(forced)  # type: ignore[call-overload]
-        if section is None:
-            raise InvalidSearchRequest(f"provider {forced!r} is not configured")
-        if not section.enabled:
-            raise InvalidSearchRequest(f"provider {forced!r} is disabled")
-        return [forced]
-    return [name for name in search.cascade_order if search.providers[name].enabled]
-
-
-async def _guarded(provider: HttpProvider, schema: QuerySchema, limit: int) -> ProviderOutcome:
-    try:
-        return await provider.search(schema, max_results=limit)
-    except Exception as exc:
-        # A bug in one adapter must not sink the others' answers; it is logged in full.
-        logger.exception("harvester: provider crashed", extra={"provider": provider.name})
-        outcome = ProviderOutcome(provider=provider.name)
-        return provider.failed(outcome, f"internal error: {type(exc).__name__}")
-
-
-def _gather(
-    providers: list[HttpProvider], schema: QuerySchema, limit: int
-) -> list[ProviderOutcome]:
-    async def run_all() -> list[ProviderOutcome]:
-        return list(await asyncio.gather(*(_guarded(p, schema, limit) for p in providers)))
-
-    return asyncio.run(run_all())
-
-
-def run_providers(
-    *,
-    names: list[str],
-    schema: QuerySchema,
-    limit: int,
-    config: PipelineConfig,
-    calls: list[ProviderCall] | None = None,
-    claim: Claim | None = None,
-    attempt: int | None = None,
-) -> list[ProviderOutcome]:
-    """Call every named provider at once; outcomes come back in the order of `names`.
-
-    HTTP providers run concurrently on an event loop in a helper thread while the local
-    index is queried here, in the caller's thread, where its database connection (and
-    transaction) lives. Each HTTP call is recorded (a ProviderCall, appended to `calls`) and
-    committed before any is sent."""
-    outcomes: dict[str, ProviderOutcome] = {}
-    remote: list[HttpProvider] = []
-    local: LocalProvider | None = None
-    paid_blocked: bool | None = None
-    for name in names:
-        section = config.search.providers[name]  # type: ignore[index]
-        try:
-            provider: Provider = get_provider(name, section)
-        except ProviderConfigError as exc:
-            outcomes[name] = ProviderOutcome(
-                provider=name, status=ProviderStatus.FAILED, reason=str(exc)
-            )
-            continue
-        if provider.paid:
-            if paid_blocked is None:
-                paid_blocked = budget_exhausted(config)
-            if paid_blocked:
-                outcomes[name] = ProviderOutcome(
-                    provider=name,
-                    status=ProviderStatus.SKIPPED,
-                    query_used=provider.compile(schema),
-                    reason=BUDGET_EXHAUSTED,
-                )
-                continue
-        if isinstance(provider, LocalProvider):
-            local = provider
-        elif isinstance(provider, HttpProvider):
-            remote.append(provider)
-    if remote:
-        recorded = _calls_record(providers=remote, claim=claim, attempt=attempt)
-        if calls is not None:
-            calls.extend(recorded)
-        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="harvester") as pool:
-            future = pool.submit(_gather, remote, schema, limit)
-            if local is not None:
-                outcomes[local.name] = local.search_sync(schema, max_results=limit)
-            for outcome in future.result():
-                outcomes[outcome.provider] = outcome
-    elif local is not None:
-        outcomes[local.name] = local.search_sync(schema, max_results=limit)
-    return [outcomes[name] for name in names if name in outcomes]
-
-
-def _calls_record(
-    *, providers: list[HttpProvider], claim: Claim | None, attempt: int | None
-) -> list[ProviderCall]:
-    if claim is not None and attempt is not None:
-        lost = list(
-            ProviderCall.objects.filter(claim=claim, attempt=attempt, run=None).values_list(
-                "provider", flat=True
-            )
-        )
-        if lost:
-            # Their answer died with the worker that sent them: they are sent once more, and
-            # the budget counts both.
-            logger.warning(
-                "harvester: resending calls lost with a worker",
-                extra={"claim_id": claim.pk, "attempt": attempt, "providers": sorted(set(lost))},
-            )
-    return [
-        ProviderCall.objects.create(
-            provider=provider.name,
-            claim=claim,
-            attempt=attempt,
-            cost_usd=Decimal(str(provider.config.cost_per_query_usd)),
-        )
-        for provider in providers
-    ]
-
-
-# --- the service -------------------------------------------------------------------------------
 
 
 def _apply_options(
@@ -408,7 +222,7 @@ def search_run_execute(
         expanded = expand(template, today=timezone.localdate())
     except SchemaError as exc:
         raise RewriteInvalid(str(exc)) from exc
-    names = _provider_names(config, provider)
+    names = provider_names(config, provider)
     limit = expanded.filters.max_results or config.search.max_results
     calls: list[ProviderCall] = []
     outcomes = (
