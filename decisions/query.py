@@ -19,8 +19,13 @@ from claimcheck.textutil import STOPWORDS, words
 from decisions.gate import is_date_word
 from decisions.types import ClaimQuestion
 from evidence.entities import extract_entities
-from harvester.rewriter import rewrite_query, translate_query
-from harvester.schema import MAX_KEYWORDS, QuerySchema, validate_schema
+from harvester.services import (
+    MAX_KEYWORDS,
+    QuerySchema,
+    rewrite_query,
+    translate_query,
+    validate_schema,
+)
 from integrations import llm
 from registry.entity_keys import is_cyrillic
 from registry.models import Domain, Tier

@@ -14,8 +14,7 @@ from decisions.models import Verdict
 from decisions.types import Decision, Final, Totals
 from evidence.models import Evidence, Page
 from evidence.services import SnippetCheck
-from harvester.models import SearchRun
-from harvester.schema import QuerySchema
+from harvester.services import QuerySchema, SearchRun
 
 # How many of an attempt's scored results the gate event keeps.
 GATE_SCORED_SHOWN = 8

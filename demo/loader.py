@@ -28,7 +28,7 @@ from django.db import transaction
 from evidence.fetching import corpus_page_store
 from evidence.fetching.base import StoredFetcher
 from evidence.fetching.reading import fetch_outcome
-from harvester.local_index import index_document
+from harvester.services import index_document
 from integrations.http.canonical import canonicalize_url
 from registry.domains import DomainCsvError, parse_domains_csv
 from registry.services import domains_import

@@ -23,7 +23,7 @@ from decisions.services import claim_submit
 from decisions.types import ClaimQuestion, EvidenceHit, Final, SearchHistory
 from evaluation.dataset import Dataset, LabelledClaim
 from evidence.models import Evidence, Method
-from harvester.models import ProcessedResult
+from harvester.selectors import result_urls_of_claim
 from integrations.http.canonical import canonicalize_url
 
 logger = logging.getLogger(__name__)
@@ -161,7 +161,7 @@ def _canonical(url: str) -> str:
 
 
 def _found_urls(claim: Claim) -> list[str]:
-    urls = ProcessedResult.objects.filter(run__claim=claim).values_list("url", flat=True)
+    urls = result_urls_of_claim(claim=claim)
     return sorted({_canonical(url) for url in urls})
 
 

@@ -1,8 +1,10 @@
-"""Reads of search runs for the API and the HTML pages."""
+"""Reads of search runs: for the API and the HTML pages, and for the rest of ClaimCheck (the
+claim pipeline, the dashboard, the evaluation), which reads search results only through here."""
 
 from __future__ import annotations
 
 from datetime import date, datetime, time, timedelta
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Prefetch, QuerySet
@@ -10,6 +12,7 @@ from django.utils import timezone
 
 from claimcheck.errors import NotFound
 from claimcheck.roles import require_editor
+from claims.models import Claim
 from harvester.models import ProcessedResult, SearchRun
 
 
@@ -71,3 +74,36 @@ def provider_counts(*, run: SearchRun) -> dict[str, int]:
         for name, metrics in (run.provider_metrics or {}).items()
         if metrics.get("status") == "ok"
     }
+
+
+def search_runs_of_claim(*, claim: Claim, after_attempt: int = 0) -> list[SearchRun]:
+    """A claim's runs after attempt `after_attempt` (the runs of its current pass), in order."""
+    return list(
+        SearchRun.objects.filter(claim=claim, attempt__gt=after_attempt).order_by("attempt")
+    )
+
+
+def result_urls_of_claim(*, claim: Claim) -> list[str]:
+    """The URL of every processed result of every run of a claim, as stored (repeats kept)."""
+    return list(ProcessedResult.objects.filter(run__claim=claim).values_list("url", flat=True))
+
+
+def recent_provider_metrics(
+    *, limit: int, since: datetime | None = None
+) -> list[dict[str, Any] | None]:
+    """The provider metrics of the newest `limit` runs (those since `since`), newest first."""
+    runs = SearchRun.objects.order_by("-run_timestamp")
+    if since is not None:
+        runs = runs.filter(run_timestamp__gte=since)
+    return list(runs.values_list("provider_metrics", flat=True)[:limit])
+
+
+def result_agreement(*, since: datetime) -> list[tuple[int, int]]:
+    """(providers agreeing on a URL, processed results) for the runs since `since`."""
+    rows = (
+        ProcessedResult.objects.filter(run__run_timestamp__gte=since)
+        .values_list("confidence")
+        .annotate(n=Count("id"))
+        .order_by("confidence")
+    )
+    return [(int(confidence), int(n)) for confidence, n in rows]

@@ -52,7 +52,7 @@ from decisions.step_events import (
 )
 from decisions.types import AgentResult, Final
 from evidence.services import snippet_evidence
-from harvester.errors import HarvestError
+from harvester.services import HarvestError
 from integrations import llm
 
 logger = logging.getLogger(__name__)

@@ -15,7 +15,8 @@ from decisions.ranking import top_per_side
 from decisions.types import ClaimQuestion, Lean, SearchHistory
 from evidence.models import Evidence, VerificationStatus
 from evidence.services import Lead
-from harvester.models import ProcessedResult, SearchRun
+from harvester.selectors import processed_results, search_runs_of_claim
+from harvester.services import SearchRun
 from integrations.http.canonical import canonicalize_url
 
 
@@ -38,11 +39,7 @@ class Run:
         return ":".join(str(p) for p in (self.number, *parts))
 
     def runs(self) -> list[SearchRun]:
-        return list(
-            SearchRun.objects.filter(
-                claim=self.claim, attempt__gt=self.claim.attempt_offset
-            ).order_by("attempt")
-        )
+        return search_runs_of_claim(claim=self.claim, after_attempt=self.claim.attempt_offset)
 
     def evidence(self) -> list[Evidence]:
         """This run's evidence, each statement once (a copy of a kept row is left out)."""
@@ -91,7 +88,7 @@ def run_history(run: Run, *, leads_as_read: bool = False) -> SearchHistory:
 
 
 def leads_of(search_run: SearchRun, top_k: int) -> list[Lead]:
-    rows = ProcessedResult.objects.filter(run=search_run).order_by("-confidence", "best_rank", "id")
+    rows = processed_results(run=search_run)
     return [
         Lead(
             url=row.url,

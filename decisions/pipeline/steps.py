@@ -32,9 +32,7 @@ from evidence.services import (
     factcheck_lookup,
     snippet_verify,
 )
-from harvester.models import SearchRun
-from harvester.schema import QuerySchema
-from harvester.services import search_run_execute
+from harvester.services import QuerySchema, SearchRun, search_run_execute
 from registry.hosts import publisher_of
 from registry.weighing import weigh_source
 

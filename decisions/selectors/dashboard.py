@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from claimcheck.config import get_config
 from claims.models import Claim, ClaimStatus, ConfidenceTier, EventKind, Outcome, PipelineEvent
-from harvester.models import ProcessedResult, SearchRun
+from harvester.selectors import recent_provider_metrics, result_agreement
 
 # --- the dashboard ------------------------------------------------------------------------------
 
@@ -135,8 +135,7 @@ def enrichment_metrics(*, since: datetime, runs_sampled: int = 2000) -> Enrichme
     failed: Counter[str] = Counter()
     refused: Counter[str] = Counter()
     latencies: dict[str, list[int]] = defaultdict(lambda: [0] * len(PROVIDER_LATENCY_BUCKETS_MS))
-    sampled = SearchRun.objects.filter(run_timestamp__gte=since).order_by("-run_timestamp")
-    for metrics in sampled.values_list("provider_metrics", flat=True)[:runs_sampled]:
+    for metrics in recent_provider_metrics(limit=runs_sampled, since=since):
         for name, figures in (metrics or {}).items():
             if figures.get("status") == "skipped":
                 continue
@@ -220,9 +219,7 @@ def dashboard_data(*, days: int = 30, runs_sampled: int = 2000) -> DashboardData
 
     latencies: dict[str, list[int]] = defaultdict(list)
     answered: Counter[str] = Counter()
-    sampled = SearchRun.objects.order_by("-run_timestamp").values_list(
-        "provider_metrics", flat=True
-    )[:runs_sampled]
+    sampled = recent_provider_metrics(limit=runs_sampled)
     for metrics in sampled:
         for name, figures in (metrics or {}).items():
             if figures.get("status") == "skipped":
@@ -239,12 +236,7 @@ def dashboard_data(*, days: int = 30, runs_sampled: int = 2000) -> DashboardData
         )
         for name, values in sorted(latencies.items())
     ]
-    agreement = list(
-        ProcessedResult.objects.filter(run__run_timestamp__gte=since)
-        .values_list("confidence")
-        .annotate(n=Count("id"))
-        .order_by("confidence")
-    )
+    agreement = result_agreement(since=since)
     # A score of exactly 1 belongs to the last tenth.
     tenths = (
         decided.exclude(fact_check_score=None)

@@ -28,8 +28,7 @@ from decisions.errors import (
     QueueUnavailableError,
 )
 from decisions.timeframe import parse_timeframe
-from harvester.errors import RewriteInvalid
-from harvester.rewriter import deterministic_rewrite
+from harvester.services import RewriteInvalid, deterministic_rewrite
 
 logger = logging.getLogger(__name__)
 
