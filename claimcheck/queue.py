@@ -14,7 +14,7 @@ does, since a worker may have died on it while the cluster lived. Every pusher h
 lapsed tasks when it starts and at every renewal, so several clusters on several machines keep
 each other's work going, and no live cluster's task is ever handed out twice.
 
-The claim a task runs has a lease of its own (decisions.lease): a task handed out again finds
+The claim a task runs has a lease of its own (claims.lease): a task handed out again finds
 its claim still running under a live worker, or takes it over from a dead one.
 """
 

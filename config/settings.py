@@ -201,7 +201,7 @@ else:
     Q_CLUSTER["broker_class"] = "claimcheck.queue.ORM"
 # A running claim renews its lease every third of this, and a cluster the leases of the tasks it
 # took; a claim or task not renewed for this long has lost its worker and is queued again
-# (decisions.lease, claimcheck.queue).
+# (claims.lease, claimcheck.queue).
 CLAIMCHECK_LEASE_SECONDS = env_int("CLAIMCHECK_LEASE_SECONDS", default=20, minimum=3)
 if int(str(Q_CLUSTER["retry"])) <= int(str(Q_CLUSTER["timeout"])):
     raise ImproperlyConfigured("CLAIMCHECK_TASK_RETRY must be larger than CLAIMCHECK_TASK_TIMEOUT")

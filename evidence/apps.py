@@ -6,7 +6,7 @@ class EvidenceConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from harvester.marks import url_marker_register
+        from harvester.services import url_marker_register
         from registry.weighing import is_denied
 
         def denied(url: str) -> str:

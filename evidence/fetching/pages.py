@@ -23,7 +23,7 @@ from claimcheck.language import MIXED_CONFIDENCE, detect_language
 from evidence.fetching.base import fetcher_for
 from evidence.fetching.reading import FetchOutcome, fetch_outcome
 from evidence.models import ContentDepth, Page, VerificationStatus
-from harvester.local_index import index_document
+from harvester.services import index_document
 from integrations.http.canonical import canonicalize_url
 from registry.hosts import registrable_domain
 from registry.weighing import is_denied

@@ -10,7 +10,7 @@ from django.db import transaction
 
 from evidence.fetching.base import FETCHERS
 from evidence.models import Evidence, Page
-from harvester.local_index import remove_document
+from harvester.services import remove_document
 
 BATCH = 500
 

@@ -15,6 +15,7 @@ from harvester.errors import (
     RewriteInvalid,
 )
 from harvester.local_index import index_document, remove_document
+from harvester.marks import url_marker_register
 from harvester.models import SearchRun
 from harvester.rewriter import deterministic_rewrite, rewrite_query, translate_query
 from harvester.schema import MAX_KEYWORDS, QuerySchema, validate_schema
@@ -41,5 +42,6 @@ __all__ = [
     "run_providers",
     "search_run_execute",
     "translate_query",
+    "url_marker_register",
     "validate_schema",
 ]

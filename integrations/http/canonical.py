@@ -89,6 +89,6 @@ def dedupe_hash(url: str) -> str:
 
 def site_of(url: str) -> str:
     """The site of a canonical URL: its host without `www.`, what site filters compare against.
-    (`evidence.domains.host_of` keeps the `www.`: the registry matches the host as served.)"""
+    (`registry.hosts.host_of` keeps the `www.`: the registry matches the host as served.)"""
     host = (urlsplit(url).hostname or "").lower().rstrip(".")
     return host[4:] if host.startswith("www.") else host
