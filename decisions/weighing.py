@@ -1,0 +1,206 @@
+"""Weigh, don't count: the probability of a claim's outcome from what was read about it.
+
+Each reading is a statement read where it was published, with the side it takes, how sure its
+reader was (a probability), and its publisher's weight from the registry. The readings of one
+publisher on one side count once, with the strongest of them: a publisher is one witness. Each
+side's witnesses combine as independent evidence (`1 - prod(1 - weight * probability)`), so a
+second independent source adds to a first without ever making a certainty of two weak ones.
+
+A multinomial logistic model over those figures gives P(True), P(False) and P(not decidable).
+Its coefficients and its decision thresholds are fitted on a calibration split of labelled real
+claims (`training/outcome/`; the split and the figures are in `outcome_model.json`'s card), never
+on the claims the evaluation reports. The outcome is proposed where its probability reaches its
+threshold; otherwise the claim stays undecided and the larger of P(True) and P(False) is shown as
+a lean, for the editor to start from.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from decisions.types import REFUTE, SUPPORT, ClaimQuestion, EvidenceHit
+
+MODEL_PATH = Path(__file__).with_name("outcome_model.json")
+
+# How far a reading's own "confidence" label lets its probability stand.
+CONFIDENCE_SHARE = {"high": 1.0, "medium": 0.75, "low": 0.5}
+FEATURES = (
+    "bias",
+    "support_strength",
+    "refute_strength",
+    "both_strength",
+    "support_witnesses",
+    "refute_witnesses",
+)
+OUTCOMES = ("true", "false", "invalid")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One read statement as the weighing sees it."""
+
+    side: str
+    """SUPPORT or REFUTE."""
+    publisher: str
+    weight: float
+    """The publisher's weight in the registry (0 to 1)."""
+    probability: float
+    """How likely the reading is right, from its reader's score and confidence (0 to 1)."""
+    url: str = ""
+
+    @property
+    def strength(self) -> float:
+        return max(0.0, min(1.0, self.weight * self.probability))
+
+
+def _dated_inside(question: ClaimQuestion, hit: EvidenceHit) -> bool:
+    if hit.in_window is not None:
+        return hit.in_window
+    return question.timeframe_start is None
+
+
+def reading_of(hit: EvidenceHit, *, question: ClaimQuestion) -> Reading | None:
+    """The hit as a reading, or None when it cannot weigh: it takes no side, was not read
+    where it was published, its publisher has no weight, or it supports a claim with a
+    timeframe and is dated outside it (another event, not the claimed one)."""
+    if hit.stance not in (SUPPORT, REFUTE) or not hit.read or hit.weight <= 0 or not hit.domain:
+        return None
+    if hit.stance == SUPPORT and question.has_timeframe and not _dated_inside(question, hit):
+        return None
+    share = CONFIDENCE_SHARE.get(hit.confidence, 0.5)
+    probability = max(0.0, min(1.0, hit.stance_score)) * share
+    return Reading(
+        side=hit.stance,
+        publisher=hit.publisher,
+        weight=hit.weight,
+        probability=probability,
+        url=hit.url,
+    )
+
+
+def readings_of(hits: list[EvidenceHit], *, question: ClaimQuestion) -> list[Reading]:
+    return [r for hit in hits if (r := reading_of(hit, question=question)) is not None]
+
+
+@dataclass(frozen=True)
+class Side:
+    strength: float
+    """1 - prod(1 - weight * probability) over the side's witnesses, 0 to 1."""
+    witnesses: tuple[Reading, ...]
+    """Each publisher's strongest reading on this side, strongest first."""
+
+
+def side_of(readings: list[Reading], side: str) -> Side:
+    best: dict[str, Reading] = {}
+    for reading in readings:
+        if reading.side != side:
+            continue
+        current = best.get(reading.publisher)
+        if current is None or reading.strength > current.strength:
+            best[reading.publisher] = reading
+    witnesses = tuple(sorted(best.values(), key=lambda r: (-r.strength, r.publisher)))
+    doubt = 1.0
+    for reading in witnesses:
+        doubt *= 1.0 - reading.strength
+    return Side(strength=1.0 - doubt, witnesses=witnesses)
+
+
+def features(readings: list[Reading]) -> list[float]:
+    """The model's inputs, in the order of FEATURES."""
+    support, refute = side_of(readings, SUPPORT), side_of(readings, REFUTE)
+    return [
+        1.0,
+        support.strength,
+        refute.strength,
+        min(support.strength, refute.strength),
+        math.log1p(sum(1 for r in support.witnesses if r.strength > 0)),
+        math.log1p(sum(1 for r in refute.witnesses if r.strength > 0)),
+    ]
+
+
+@dataclass(frozen=True)
+class OutcomeModel:
+    """Coefficients for True and False (not decidable is the reference class at 0) and the
+    probability at which each is proposed."""
+
+    coefficients: dict[str, list[float]]
+    thresholds: dict[str, float]
+
+    def probabilities(self, x: list[float]) -> dict[str, float]:
+        scores = {
+            outcome: sum(c * v for c, v in zip(self.coefficients[outcome], x, strict=True))
+            for outcome in ("true", "false")
+        }
+        scores["invalid"] = 0.0
+        top = max(scores.values())
+        exps = {outcome: math.exp(score - top) for outcome, score in scores.items()}
+        total = sum(exps.values())
+        return {outcome: exps[outcome] / total for outcome in OUTCOMES}
+
+
+@functools.cache
+def outcome_model(path: Path = MODEL_PATH) -> OutcomeModel:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if tuple(data["features"]) != FEATURES:
+        raise ValueError(f"{path}: fitted on features {data['features']}, not {list(FEATURES)}")
+    return OutcomeModel(
+        coefficients={k: [float(v) for v in data["coefficients"][k]] for k in ("true", "false")},
+        thresholds={k: float(data["thresholds"][k]) for k in ("true", "false")},
+    )
+
+
+@dataclass(frozen=True)
+class Weighing:
+    probabilities: dict[str, float]
+    """P(True), P(False), P(not decidable), keyed by "true", "false", "invalid"."""
+    proposed: str
+    """"true" or "false" where its probability reached the model's threshold, else "invalid"."""
+    lean: str
+    """The likelier of "true" and "false": where an undecided claim leans."""
+    support: Side
+    refute: Side
+
+
+def weigh(readings: list[Reading], model: OutcomeModel | None = None) -> Weighing:
+    model = model or outcome_model()
+    probabilities = model.probabilities(features(readings))
+    lean = "true" if probabilities["true"] >= probabilities["false"] else "false"
+    proposed = lean if probabilities[lean] >= model.thresholds[lean] else "invalid"
+    return Weighing(
+        probabilities=probabilities,
+        proposed=proposed,
+        lean=lean,
+        support=side_of(readings, SUPPORT),
+        refute=side_of(readings, REFUTE),
+    )
+
+
+@dataclass(frozen=True)
+class Mover:
+    """A witness and how far the outcome's probability falls without it."""
+
+    reading: Reading
+    change: float
+
+
+def movers(
+    readings: list[Reading], outcome: str, model: OutcomeModel | None = None, limit: int = 3
+) -> list[Mover]:
+    """The witnesses that moved `outcome`'s probability most: each publisher's readings are
+    left out in turn, and the fall in probability measured."""
+    model = model or outcome_model()
+    base = model.probabilities(features(readings))[outcome]
+    found: list[Mover] = []
+    witnesses = side_of(readings, SUPPORT).witnesses + side_of(readings, REFUTE).witnesses
+    for witness in witnesses:
+        rest = [
+            r for r in readings if not (r.publisher == witness.publisher and r.side == witness.side)
+        ]
+        change = base - model.probabilities(features(rest))[outcome]
+        found.append(Mover(reading=witness, change=change))
+    found.sort(key=lambda m: (-abs(m.change), m.reading.publisher))
+    return [m for m in found[:limit] if abs(m.change) >= 0.005]
