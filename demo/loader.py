@@ -30,7 +30,7 @@ from evidence.fetching.base import StoredFetcher
 from evidence.fetching.reading import fetch_outcome
 from harvester.services import index_document
 from integrations.http.canonical import canonicalize_url
-from registry.domains import DomainCsvError, parse_domains_csv
+from registry.domain_rows import DomainCsvError, parse_domains_csv
 from registry.services import domains_import
 
 logger = logging.getLogger(__name__)

@@ -28,7 +28,7 @@ from evaluation.dataset import (
     WebSection,
 )
 from integrations.http.canonical import canonicalize_url
-from registry.domains import DomainError, normalize_domain_name
+from registry.domain_rows import DomainError, normalize_domain_name
 
 LABELS = {
     "Supported": Outcome.TRUE.value,

@@ -29,7 +29,7 @@ from evidence.fetching import corpus_page_store
 from evidence.fetching.base import StoredFetcher
 from evidence.fetching.reading import fetch_outcome
 from integrations import http
-from registry.domains import CSV_HEADER
+from registry.domain_rows import CSV_HEADER
 from registry.services import domains_import
 
 FETCHER_NAME = "offline-web"

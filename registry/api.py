@@ -16,7 +16,7 @@ from ninja.responses import Status
 from claimcheck.roles import AuthenticatedHttpRequest, require_admin
 from claimcheck.schemas import OFFSET_MAX, InputSchema
 from registry import selectors
-from registry.domains import DomainError
+from registry.domain_rows import DomainError
 from registry.models import Domain, EntityAlias
 from registry.services import (
     AliasError,

@@ -1,6 +1,6 @@
 """Forms of the registry's admin pages: for each table (domains, entity aliases) its filters, a
 row's fields, and a CSV file to import. They check the shape of the input; the rules (name
-normalisation, tiers, weight range, alias spellings, CSV formats) live in registry.domains and
+normalisation, tiers, weight range, alias spellings, CSV formats) live in registry.domain_rows and
 registry.services, whose errors the views put back on these forms."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from django import forms
 from django.db import models
 
 from claimcheck.forms import DeskForm
-from registry import domains
+from registry import domain_rows
 from registry.csvformat import CsvProblem, ImportPlan
-from registry.domains import DomainCsvError
+from registry.domain_rows import DomainCsvError
 from registry.models import Domain, EntityAlias, EntityKind, Tier
 from registry.services import aliases
 from registry.services.aliases import AliasCsvError
@@ -190,7 +190,7 @@ class CsvImportForm(DeskForm):
 
 
 class DomainImportForm(CsvImportForm):
-    header = domains.CSV_HEADER
+    header = domain_rows.CSV_HEADER
     refused = DomainCsvError
 
     def plan(self, text: str) -> ImportPlan[Any, Any]:

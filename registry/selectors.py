@@ -9,7 +9,7 @@ from django.db.models import Q, QuerySet
 
 from claimcheck.errors import NotFound
 from claimcheck.roles import require_admin
-from registry.domains import DomainError, normalize_domain_name
+from registry.domain_rows import DomainError, normalize_domain_name
 from registry.entity_keys import entity_key
 from registry.models import Domain, DomainChange, EntityAlias
 

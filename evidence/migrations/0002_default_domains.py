@@ -10,7 +10,7 @@ from django.db import migrations
 
 
 def load_defaults(apps: Any, schema_editor: Any) -> None:
-    from registry.domains import default_domain_rows
+    from registry.domain_rows import default_domain_rows
 
     Domain = apps.get_model("evidence", "Domain")
     existing = set(Domain.objects.values_list("name", flat=True))
@@ -30,7 +30,7 @@ def load_defaults(apps: Any, schema_editor: Any) -> None:
 
 
 def unload_defaults(apps: Any, schema_editor: Any) -> None:
-    from registry.domains import default_domain_rows
+    from registry.domain_rows import default_domain_rows
 
     Domain = apps.get_model("evidence", "Domain")
     names = [row.name for row in default_domain_rows()]

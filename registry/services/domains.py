@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 
 from registry.csvformat import ImportChange, ImportPlan, PlanLine
-from registry.domains import (
+from registry.domain_rows import (
     DomainExists,
     DomainRow,
     domains_to_csv,

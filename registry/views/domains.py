@@ -12,7 +12,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from claimcheck.errors import ApplicationError
 from claimcheck.roles import AuthenticatedHttpRequest, admin_required
 from registry import selectors
-from registry.domains import DomainError
+from registry.domain_rows import DomainError
 from registry.forms import DomainAddForm, DomainEditForm, DomainFilterForm, DomainImportForm
 from registry.models import Domain, Tier
 from registry.services import (

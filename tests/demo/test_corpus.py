@@ -39,7 +39,7 @@ from harvester.models import LocalDocument
 from harvester.rewriter import deterministic_rewrite
 from harvester.schema import validate_schema
 from integrations.http.canonical import canonicalize_url
-from registry.domains import parse_domains_csv
+from registry.domain_rows import parse_domains_csv
 from registry.models import Domain
 from tests.evidence.factories import use_config
 

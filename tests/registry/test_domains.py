@@ -14,7 +14,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from registry import hosts, weighing
-from registry.domains import (
+from registry.domain_rows import (
     DomainCsvError,
     DomainError,
     default_domain_rows,

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from claimcheck.logs import command_logs
 from registry import selectors
-from registry.domains import DomainCsvError
+from registry.domain_rows import DomainCsvError
 from registry.hosts import host_of
 from registry.management.csvfile import read_csv, refused, write_export
 from registry.models import Tier
