@@ -189,6 +189,16 @@ def claim_hand_back(*, claim_id: int, started_at: datetime | None) -> bool:
     )
 
 
+def claim_requeued_after_stop(*, claim_id: int) -> Claim | None:
+    """Say on the timeline that a claim is queued again because its worker stopped (its lease
+    handed it back, or it never started), and return it for its task to be sent again; None
+    when the claim is not queued (another worker has it, or it is done)."""
+    claim = Claim.objects.filter(pk=claim_id, status=ClaimStatus.QUEUED).first()
+    if claim is not None:
+        event_record(claim=claim, kind=EventKind.QUEUED, message="Queued again: its worker stopped")
+    return claim
+
+
 def claims_requeue_stale(*, queued_before: datetime) -> list[int]:
     """Queue again the claims no worker is moving: running with a lease that ran out (its worker
     died), or queued since before `queued_before` (their task was lost). Returns their ids, for

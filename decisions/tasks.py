@@ -13,8 +13,7 @@ from django.utils import timezone
 
 from claimcheck.workers import WorkerStopping, stoppable
 from claims.lease import every
-from claims.models import Claim, ClaimStatus, EventKind
-from claims.services import claims_requeue_stale, event_record, lease_seconds
+from claims.services import claim_requeued_after_stop, claims_requeue_stale, lease_seconds
 from decisions.pipeline import claim_pipeline_run
 from decisions.services.claims import claim_enqueue
 from decisions.services.retention import evidence_retention_sweep
@@ -31,11 +30,8 @@ def claim_run(claim_id: int) -> str:
         # lease, or never started) gets a task of its own for the next worker. The stop may
         # have cut a query short: go on with a fresh connection.
         connection.close()
-        claim = Claim.objects.filter(pk=claim_id, status=ClaimStatus.QUEUED).first()
+        claim = claim_requeued_after_stop(claim_id=claim_id)
         if claim is not None:
-            event_record(
-                claim=claim, kind=EventKind.QUEUED, message="Queued again: its worker stopped"
-            )
             claim_enqueue(claim)
         return "handed back: the worker is stopping"
     return verdict.outcome if verdict else "not run"
