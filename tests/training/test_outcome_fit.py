@@ -1,0 +1,219 @@
+"""The outcome model's fit: it finds a clear signal, its thresholds are the lowest the precision
+rule allows and chosen on held-out predictions, its file is one the product loads and weighs
+with exactly as the fit scored it, and the same reports always give the same file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from decisions.weighing import OUTCOMES, Reading, features, outcome_model, weigh
+from training.outcome import fit, logistic, thresholds
+from training.outcome.data import ReportError, read_reports
+
+FIXTURE = Path(__file__).with_name("outcome_report.json")
+PUBLISHERS = ("reuters.com", "apnews.com", "bbc.co.uk", "afp.com", "dpa.de")
+
+
+def _readings(side: str, count: int, probability: float) -> list[dict[str, object]]:
+    return [
+        {
+            "side": side,
+            "publisher": publisher,
+            "weight": 0.9,
+            "probability": probability,
+            "url": f"https://{publisher}/story",
+        }
+        for publisher in PUBLISHERS[:count]
+    ]
+
+
+def _write_report(path: Path, claims: list[tuple[str, list[dict[str, object]]]]) -> Path:
+    results = [
+        {"key": str(number), "text": f"Claim {number}", "gold": gold, "status": "decided"}
+        | {"readings": readings}
+        for number, (gold, readings) in enumerate(claims)
+    ]
+    path.write_text(json.dumps({"dataset": "clear", "results": results}), encoding="utf-8")
+    return path
+
+
+def _clear_signal(path: Path) -> Path:
+    """Strong support from two or three publishers is true, strong refutation false, nothing
+    or one weak reading not decidable."""
+    claims: list[tuple[str, list[dict[str, object]]]] = []
+    for number in range(30):
+        count = 2 + number % 2
+        probability = 0.8 + 0.005 * number
+        claims.append(("true", _readings("support", count, probability)))
+        claims.append(("false", _readings("refute", count, probability)))
+        weak = _readings("support" if number % 2 else "refute", 1, 0.2) if number % 3 else []
+        claims.append(("invalid", weak))
+    return _write_report(path, claims)
+
+
+def _strong_support() -> list[Reading]:
+    return [
+        Reading(side="support", publisher=p, weight=0.9, probability=0.9) for p in PUBLISHERS[:3]
+    ]
+
+
+def test_strong_support_from_several_publishers_is_fitted_as_almost_surely_true(
+    tmp_path: Path,
+) -> None:
+    report = _clear_signal(tmp_path / "clear.json")
+    out = tmp_path / "model.json"
+    fit.main([str(report), "--out", str(out)])
+    model = outcome_model(out)
+    weighed = weigh(_strong_support(), model)
+    assert weighed.probabilities["true"] > 0.9
+    assert weighed.proposed == "true"
+    refuted = [
+        Reading(side="refute", publisher=r.publisher, weight=0.9, probability=0.9)
+        for r in _strong_support()
+    ]
+    assert weigh(refuted, model).probabilities["false"] > 0.9
+    nothing = model.probabilities(features([]))
+    assert max(nothing, key=nothing.__getitem__) == "invalid"
+    card = json.loads(out.read_text())["card"]
+    assert card["fit"]["converged"] is True
+    assert card["figures"]["model"]["macro_f1"] > 0.9
+
+
+def _leaning_true(values: list[float]) -> np.ndarray:
+    """Probabilities whose lean is true, with P(true) = each value."""
+    return np.asarray([[v, (1 - v) / 3, 2 * (1 - v) / 3] for v in values])
+
+
+def test_the_threshold_is_the_lowest_at_which_the_proposals_reach_the_precision() -> None:
+    # Leaning true: two right claims low down, five wrong ones from 0.40 to 0.60, ten right ones
+    # from 0.70. The share right falls from 12/17 at 0.34 to 10/15 at 0.39, then rises as the
+    # wrong ones drop out: 10/13 (0.77) at 0.46, 10/12 (0.83) at 0.51.
+    values = [0.35, 0.38, 0.40, 0.45, 0.50, 0.55, 0.60] + [0.70 + 0.02 * i for i in range(10)]
+    gold = ["true", "true", "invalid", "false", "invalid", "invalid", "false"] + ["true"] * 10
+    p = _leaning_true(values)
+    chosen = thresholds.choose(p, gold, "true", precision=0.8, min_decisions=10)
+    # The rule, checked by brute force: no lower threshold on the grid would do.
+    for t in thresholds.GRID:
+        given = [g for v, g in zip(values, gold, strict=True) if v >= t]
+        allowed = len(given) >= 10 and given.count("true") / len(given) >= 0.8
+        if t < chosen.threshold:
+            assert not allowed
+        if t == chosen.threshold:
+            assert allowed
+    assert chosen.threshold == 0.51
+    assert chosen.decisions == 12
+    assert chosen.precision == round(10 / 12, 4)
+
+
+def test_no_threshold_is_set_where_too_few_claims_would_show_the_precision() -> None:
+    p = _leaning_true([0.9] * 9)
+    chosen = thresholds.choose(p, ["true"] * 9, "true", precision=0.8, min_decisions=10)
+    assert (chosen.threshold, chosen.precision, chosen.decisions) == (thresholds.NEVER, None, 0)
+    assert thresholds.propose(p, {"true": chosen.threshold, "false": 0.5}) == ["invalid"] * 9
+
+
+def test_a_claim_leaning_false_is_never_counted_among_the_true_proposals() -> None:
+    p = np.asarray([[0.45, 0.5, 0.05]] * 12)
+    chosen = thresholds.choose(p, ["true"] * 12, "true", precision=0.8, min_decisions=10)
+    assert chosen.threshold == thresholds.NEVER
+    assert (
+        thresholds.choose(p, ["false"] * 12, "false", precision=0.8, min_decisions=10).threshold
+        == 0.34
+    )
+
+
+def test_the_written_model_loads_and_gives_probabilities_that_sum_to_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "outcome_model.json"
+    fit.main([str(FIXTURE), "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "Threshold true:" in printed
+    assert "always invalid" in printed
+    model = outcome_model(out)
+    data = read_reports([FIXTURE])
+    for claim in data.claims:
+        p = model.probabilities(claim.x)
+        assert sum(p.values()) == pytest.approx(1.0)
+        assert all(0 <= v <= 1 for v in p.values())
+    written = json.loads(out.read_text())
+    assert set(written["thresholds"]) == {"true", "false"}
+    assert all(0.34 <= t <= thresholds.NEVER for t in written["thresholds"].values())
+
+
+def test_the_fit_proposes_what_the_product_would_for_every_claim(tmp_path: Path) -> None:
+    out = tmp_path / "outcome_model.json"
+    fit.main([str(FIXTURE), "--out", str(out)])
+    model = outcome_model(out)
+    results = json.loads(FIXTURE.read_text())["results"]
+    decided = [r for r in results if r["status"] == "decided"]
+    p = np.asarray(
+        [
+            [
+                model.probabilities(features([Reading(**x) for x in r["readings"]]))[o]
+                for o in OUTCOMES
+            ]
+            for r in decided
+        ]
+    )
+    proposed = thresholds.propose(p, model.thresholds)
+    product = [weigh([Reading(**x) for x in r["readings"]], model).proposed for r in decided]
+    assert proposed == product
+
+
+def test_the_same_reports_give_the_same_file(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.json", tmp_path / "second.json"
+    fit.main([str(FIXTURE), "--out", str(first)])
+    fit.main([str(FIXTURE), "--out", str(second)])
+    assert first.read_bytes() == second.read_bytes()
+
+
+def test_the_card_counts_the_data_and_leaves_out_claims_the_run_never_weighed() -> None:
+    model = fit.run([FIXTURE])
+    data = model["card"]["data"]
+    assert data["claims"] == 100
+    assert data["gold"] == {"true": 34, "false": 30, "invalid": 36}
+    assert data["datasets"] == {"synthetic": 100}
+    assert data["reports"][0]["left_out"] == {"failed": 1, "rejected": 1}
+    validated = model["card"]["figures"]
+    assert validated["model"]["macro_f1"] > validated["majority_baseline"]["macro_f1"]
+
+
+def test_a_report_from_before_readings_is_refused_with_a_reason(tmp_path: Path) -> None:
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps({"results": [{"key": "1", "gold": "true", "status": "decided"}]}))
+    with pytest.raises(ReportError, match="predates"):
+        read_reports([path])
+
+
+def test_an_outcome_too_rare_to_be_in_every_training_fold_is_an_error(tmp_path: Path) -> None:
+    claims = [("true", _readings("support", 2, 0.9)), ("false", _readings("refute", 2, 0.9))] * 6
+    report = _write_report(tmp_path / "thin.json", [*claims, ("invalid", [])])
+    with pytest.raises(ValueError, match=r"no claim has gold outcome invalid.*more claims"):
+        fit.run([report])
+
+
+def test_newton_stops_where_no_small_change_lowers_the_objective() -> None:
+    data = read_reports([FIXTURE])
+    fitted = logistic.fit(data.x, data.y, l2=1.0, balanced=True)
+    weights = logistic.class_weights(data.y, balanced=True)
+    per_claim = np.asarray([weights[OUTCOMES[i]] for i in data.y])
+    penalty = np.ones_like(fitted.coefficients)
+    penalty[:, 0] = 0.0
+
+    def objective(w: np.ndarray) -> float:
+        p = logistic.probabilities(data.x, w)
+        nll = -(per_claim * np.log(p[np.arange(len(data.y)), data.y])).sum()
+        return float(nll + 0.5 * (penalty * w * w).sum()) / float(per_claim.sum())
+
+    assert fitted.converged
+    assert objective(fitted.coefficients) == pytest.approx(fitted.objective)
+    for index in np.ndindex(fitted.coefficients.shape):
+        nudge = np.zeros_like(fitted.coefficients)
+        nudge[index] = 1e-4
+        assert objective(fitted.coefficients + nudge) > fitted.objective
+        assert objective(fitted.coefficients - nudge) > fitted.objective

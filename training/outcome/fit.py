@@ -1,0 +1,245 @@
+"""Fit the claim outcome model on evaluation reports and write it with its card.
+
+    python -m training.outcome.fit REPORT.json [REPORT.json ...] --out decisions/outcome_model.json
+
+Every figure of the model is measured on cross-validated predictions: the claims are cut into
+folds by a hash of their dataset and key, each fold is predicted by a model fitted on the others,
+and the thresholds are chosen on those pooled held-out predictions, never on the predictions of a
+model that saw the claim. The coefficients written are then fitted on all the claims. The same
+reports and options always give the same file. See CARD.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from decisions.weighing import FEATURES, OUTCOMES
+from training.outcome import logistic, thresholds
+from training.outcome.data import Data, read_reports
+
+FOLDS = 5
+DIGITS = 6
+
+
+def majority(y: np.ndarray) -> int:
+    """The commonest gold outcome, ties to the earlier in OUTCOMES (as the evaluation's
+    majority baseline breaks them)."""
+    counts = np.bincount(y, minlength=len(OUTCOMES))
+    return max(range(len(OUTCOMES)), key=lambda i: (counts[i], -i))
+
+
+def cross_validate(data: Data, *, folds: int, l2: float, balanced: bool) -> np.ndarray:
+    """Every claim's probabilities from a model fitted on the other folds, one row per claim."""
+    x, y = data.x, data.y
+    fold = np.asarray([c.fold(folds) for c in data.claims])
+    held_out = np.zeros((len(y), len(OUTCOMES)))
+    for held in range(folds):
+        test, train = fold == held, fold != held
+        if not test.any():
+            continue
+        try:
+            fitted = logistic.fit(x[train], y[train], l2=l2, balanced=balanced)
+        except ValueError as exc:
+            raise ValueError(f"fold {held} of {folds}: {exc}; more claims are needed") from exc
+        held_out[test] = logistic.probabilities(x[test], fitted.coefficients)
+    return held_out
+
+
+def majority_baseline(data: Data) -> dict[str, object]:
+    """The figures of always proposing the commonest gold outcome; its log-loss is that of the
+    outcome frequencies (a certain guess would score infinity on every miss). Taken over all
+    the claims, not cross-validated: a fold's own majority flips with what the fold holds out,
+    which would make the baseline look worse than it is."""
+    y = data.y
+    counts = np.bincount(y, minlength=len(OUTCOMES))
+    prior = np.tile(counts / counts.sum(), (len(y), 1))
+    top = OUTCOMES[majority(y)]
+    return {"always": top} | thresholds.figures(
+        prior, [c.gold for c in data.claims], [top] * len(y)
+    )
+
+
+def run(
+    paths: list[Path],
+    *,
+    l2: float = 1.0,
+    balanced: bool = True,
+    precision: float = 0.8,
+    min_decisions: int = 10,
+    folds: int = FOLDS,
+) -> dict[str, Any]:
+    """The model file's content: the fields the product reads, and the card."""
+    data = read_reports(paths)
+    if not data.claims:
+        raise ValueError("no decided claims in the reports")
+    gold = [c.gold for c in data.claims]
+    held_out = cross_validate(data, folds=folds, l2=l2, balanced=balanced)
+    chosen = {
+        outcome: thresholds.choose(
+            held_out, gold, outcome, precision=precision, min_decisions=min_decisions
+        )
+        for outcome in (thresholds.TRUE, thresholds.FALSE)
+    }
+    cut = {outcome: choice.threshold for outcome, choice in chosen.items()}
+    final = logistic.fit(data.x, data.y, l2=l2, balanced=balanced)
+    coefficients = {
+        outcome: [round(float(v), DIGITS) for v in row]
+        for outcome, row in zip(OUTCOMES, final.coefficients, strict=False)
+    }
+    fitted = logistic.probabilities(data.x, final.coefficients)
+    return {
+        "features": list(FEATURES),
+        "coefficients": coefficients,
+        "thresholds": cut,
+        "card": {
+            "data": {
+                "reports": [asdict(source) for source in data.sources],
+                "datasets": data.datasets(),
+                "claims": len(data.claims),
+                "gold": data.gold_counts(),
+            },
+            "fit": {
+                "model": "multinomial logistic regression, invalid the reference class at 0",
+                "method": "Newton's method with a backtracking line search",
+                "l2": l2,
+                "l2_on": "every coefficient but the bias",
+                "balanced": balanced,
+                "class_weights": {
+                    k: round(v, 4)
+                    for k, v in logistic.class_weights(data.y, balanced=balanced).items()
+                },
+                "iterations": final.iterations,
+                "converged": final.converged,
+                "objective": round(final.objective, DIGITS),
+                "log_loss": round(logistic.log_loss(fitted, data.y), DIGITS),
+            },
+            "thresholds": {
+                "rule": (
+                    f"lowest of {thresholds.GRID[0]} to {thresholds.GRID[-1]} by 0.01 at which "
+                    f"at least {precision} of the claims given the outcome are right, over at "
+                    f"least {min_decisions} of them; {thresholds.NEVER} (never proposed) where "
+                    "none is"
+                ),
+                "chosen_on": f"pooled held-out predictions of {folds} folds by claim key hash",
+                "precision": precision,
+                "min_decisions": min_decisions,
+                **{outcome: asdict(choice) for outcome, choice in chosen.items()},
+            },
+            "figures": {
+                "how": (
+                    f"the model on its pooled held-out predictions over {folds} folds, with the "
+                    "thresholds above; the baseline over all the claims"
+                ),
+                "folds": folds,
+                "model": thresholds.figures(held_out, gold, thresholds.propose(held_out, cut)),
+                "majority_baseline": majority_baseline(data),
+            },
+        },
+    }
+
+
+def _share(value: float | None) -> str:
+    return "none given" if value is None else f"{value:.3f}"
+
+
+def describe(model: dict[str, Any]) -> str:
+    """The card as lines for people (what the command prints)."""
+    card = model["card"]
+    data, fit, chosen = card["data"], card["fit"], card["thresholds"]
+    lines = [f"Reports: {', '.join(r['path'] for r in data['reports'])}"]
+    for report in data["reports"]:
+        left = ", ".join(f"{n} {status}" for status, n in report["left_out"].items())
+        lines.append(
+            f"  {report['path']}: dataset {report['dataset']}, {report['claims']} decided "
+            f"claims fitted" + (f"; left out: {left}" if left else "")
+        )
+    lines.append(
+        f"Claims: {data['claims']} ({', '.join(f'{k} {v}' for k, v in data['gold'].items())}); "
+        f"datasets: {', '.join(f'{k} {v}' for k, v in data['datasets'].items())}"
+    )
+    lines.append(
+        f"Fit: l2 {fit['l2']}, balanced {fit['balanced']} (class weights "
+        f"{', '.join(f'{k} {v}' for k, v in fit['class_weights'].items())}), "
+        f"{fit['iterations']} Newton steps, converged {fit['converged']}, final log-loss "
+        f"{fit['log_loss']:.4f} (penalised weighted objective {fit['objective']:.4f})"
+    )
+    lines.append(f"{'feature':<20}{'true':>12}{'false':>12}")
+    for number, name in enumerate(model["features"]):
+        lines.append(
+            f"{name:<20}{model['coefficients']['true'][number]:>12.4f}"
+            f"{model['coefficients']['false'][number]:>12.4f}"
+        )
+    for outcome in (thresholds.TRUE, thresholds.FALSE):
+        choice = chosen[outcome]
+        if choice["threshold"] >= thresholds.NEVER:
+            lines.append(
+                f"Threshold {outcome}: {thresholds.NEVER}, never proposed (no threshold reached "
+                f"precision {chosen['precision']} over {chosen['min_decisions']} claims)"
+            )
+        else:
+            lines.append(
+                f"Threshold {outcome}: {choice['threshold']:.2f} (held-out precision "
+                f"{choice['precision']:.3f} over {choice['decisions']} claims)"
+            )
+    validated = card["figures"]
+    lines.append(
+        f"Figures (the model on pooled held-out predictions of {validated['folds']} folds; "
+        "the baseline over all claims):"
+    )
+    lines.append(
+        f"{'':<20}{'coverage':>10}{'prec true':>11}{'prec false':>11}{'macro-F1':>10}"
+        f"{'accuracy':>10}{'log-loss':>10}"
+    )
+    baseline = validated["majority_baseline"]
+    rows = [("model (held out)", validated["model"]), (f"always {baseline['always']}", baseline)]
+    for name, row in rows:
+        lines.append(
+            f"{name:<20}{row['coverage']:>10.3f}"
+            f"{_share(row['precision']['true']):>11}{_share(row['precision']['false']):>11}"
+            f"{row['macro_f1']:>10.3f}{row['accuracy']:>10.3f}{row['log_loss']:>10.4f}"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m training.outcome.fit", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("reports", nargs="+", type=Path, help="JSON reports of manage.py evaluate")
+    parser.add_argument("--out", type=Path, required=True, help="the model file to write")
+    parser.add_argument("--l2", type=float, default=1.0, help="L2 strength (not on the bias)")
+    parser.add_argument(
+        "--balanced",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="weigh each outcome by its inverse frequency (default on)",
+    )
+    parser.add_argument("--precision", type=float, default=0.8, help="precision to propose at")
+    parser.add_argument("--min-decisions", type=int, default=10, help="claims to show it")
+    parser.add_argument("--folds", type=int, default=FOLDS, help="cross-validation folds")
+    args = parser.parse_args(argv)
+    try:
+        model = run(
+            args.reports,
+            l2=args.l2,
+            balanced=args.balanced,
+            precision=args.precision,
+            min_decisions=args.min_decisions,
+            folds=args.folds,
+        )
+    except (OSError, ValueError) as exc:
+        parser.exit(1, f"error: {exc}\n")
+    args.out.write_text(json.dumps(model, indent=2) + "\n", encoding="utf-8")
+    print(describe(model))
+    print(f"Wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""The probability at which True or False is proposed, and the figures of the proposals.
+
+A claim's proposal follows `decisions.weighing.weigh`: it leans to the likelier of true and
+false (true on a tie), and that outcome is proposed where its probability reaches its
+threshold; otherwise the claim is left "invalid" (not decided). Each threshold is the lowest on
+GRID at which, among the claims that would be given that outcome, at least `precision` are
+right, with at least `min_decisions` such claims to show it; NEVER where none is.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from decisions.weighing import OUTCOMES
+from evaluation.metrics import coverage, decisive_precision, score
+from training.outcome.logistic import log_loss
+
+GRID = tuple(round(0.34 + 0.01 * step, 2) for step in range(66))
+"""0.34 to 0.99: below 1/3 an outcome cannot be the likeliest of three."""
+NEVER = 1.01
+"""A threshold no probability reaches: the outcome is never proposed."""
+TRUE, FALSE, INVALID = OUTCOMES
+
+
+@dataclass(frozen=True)
+class Threshold:
+    outcome: str
+    threshold: float
+    precision: float | None
+    """Among the claims given the outcome at this threshold, the share labelled so (None when
+    no threshold on GRID qualifies)."""
+    decisions: int
+    """How many claims were given the outcome at this threshold."""
+
+
+def leans(p: np.ndarray) -> np.ndarray:
+    """Each claim's lean as an index in OUTCOMES: true where P(true) >= P(false), else false."""
+    return np.where(p[:, 0] >= p[:, 1], 0, 1)
+
+
+def propose(p: np.ndarray, thresholds: dict[str, float]) -> list[str]:
+    """The outcome the product proposes for each row of probabilities."""
+    out = []
+    for row, lean in zip(p, leans(p), strict=True):
+        outcome = OUTCOMES[lean]
+        out.append(outcome if row[lean] >= thresholds[outcome] else INVALID)
+    return out
+
+
+def choose(
+    p: np.ndarray, gold: list[str], outcome: str, *, precision: float, min_decisions: int
+) -> Threshold:
+    """The lowest threshold on GRID whose proposals of `outcome` are right at least `precision`
+    of the time, over at least `min_decisions` proposals."""
+    column = OUTCOMES.index(outcome)
+    leaning = leans(p) == column
+    right = np.asarray([g == outcome for g in gold])
+    for threshold in GRID:
+        given = leaning & (p[:, column] >= threshold)
+        decisions = int(given.sum())
+        if decisions < min_decisions:
+            break  # fewer claims still at any higher threshold
+        share = float(right[given].sum()) / decisions
+        if share >= precision:
+            return Threshold(outcome, threshold, round(share, 4), decisions)
+    return Threshold(outcome, NEVER, None, 0)
+
+
+def figures(p: np.ndarray, gold: list[str], predicted: list[str]) -> dict[str, object]:
+    """What the evaluation would report for these proposals (its own metric functions), and
+    the log-loss of the probabilities behind them."""
+    scores = score(gold=gold, predicted=predicted, labels=OUTCOMES)
+    return {
+        "claims": len(gold),
+        "coverage": coverage(predicted),
+        "precision": decisive_precision(gold=gold, predicted=predicted),
+        "given": {outcome: predicted.count(outcome) for outcome in OUTCOMES},
+        "macro_f1": scores.macro_f1,
+        "accuracy": scores.accuracy,
+        "log_loss": round(log_loss(p, np.asarray([OUTCOMES.index(g) for g in gold])), 4),
+    }
