@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 from unittest import mock
@@ -17,6 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from claims.models import Claim
+from decisions.weighing import Reading
 from evaluation.averitec import read_averitec
 from evaluation.management.commands.evaluate import Command
 from evidence.models import Page
@@ -150,6 +152,26 @@ def test_the_calibration_and_held_out_splits_run_claims_apart_and_say_which(
         keys[split] = {r["key"] for r in report["results"]}
     assert keys["calibration"].isdisjoint(keys["held-out"])
     assert keys["calibration"] | keys["held-out"] == {"0", "1", "2", "3"}
+
+
+@pytest.mark.django_db
+def test_each_result_carries_what_the_outcome_weighing_reads_in_its_evidence(
+    tmp_path: Path,
+) -> None:
+    call_command(
+        "evaluate", str(MINI), "--format", "averitec", "--in-place", "--limit", "1",
+        "--out", str(tmp_path), stdout=_Sink(),
+    )  # fmt: skip
+    report = json.loads((tmp_path / "averitec-report.json").read_text())
+    assert report["split"] == "all" and "--split" not in report["command"]
+    [halvik] = report["results"]
+    assert halvik["readings"]
+    assert all(set(r) == {f.name for f in fields(Reading)} for r in halvik["readings"])
+    rows = {row["url"]: row for row in halvik["evidence_rows"]}
+    for reading in halvik["readings"]:
+        row = rows[reading["url"]]
+        assert reading["side"] == row["stance"] and reading["weight"] == row["weight"]
+        assert 0 <= reading["probability"] <= 1
 
 
 def test_the_split_is_passed_on_to_the_run_in_the_scratch_database(tmp_path: Path) -> None:
