@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from claims.models import Outcome
 from evaluation.dataset import (
+    MODEL_CALIBRATION,
     UNSEEN,
     Dataset,
     DatasetError,
@@ -25,6 +26,7 @@ from evaluation.dataset import (
 )
 from integrations.http.canonical import canonicalize_url
 from training.stance.pairs import climate_fever_held_out
+from training.stance.records import CALIBRATION, not_held
 
 LABELS = {
     "SUPPORTS": Outcome.TRUE.value,
@@ -47,6 +49,14 @@ def _position(evidence_id: str) -> int:
     """Evidence ids are "<article>:<sentence number>"; the number orders the page."""
     tail = evidence_id.rsplit(":", 1)[-1]
     return int(tail) if tail.isdigit() else 0
+
+
+def stance_side(index: int, claim: str) -> tuple[str, ...]:
+    """The tag of the claim's side in the stance model's split, as training/stance/pairs.py
+    draws it: held out by position, else calibration or training by the claim's raw text."""
+    if climate_fever_held_out(index):
+        return (UNSEEN,)
+    return (MODEL_CALIBRATION,) if not_held(claim) == CALIBRATION else ()
 
 
 def read_climate_fever(path: Path) -> Dataset:
@@ -87,7 +97,7 @@ def read_climate_fever(path: Path) -> Dataset:
                 gold=LABELS[label],
                 gold_label=label,
                 page_urls=tuple(urls),
-                tags=(UNSEEN,) if climate_fever_held_out(index) else (),
+                tags=stance_side(index, str(item.get("claim") or "")),
             )
         )
     pages: dict[str, WebPage] = {}
@@ -103,6 +113,7 @@ def read_climate_fever(path: Path) -> Dataset:
         claims=claims,
         pages=pages,
         left_out=left_out,
+        stance_sides=True,
         notes=[
             "Label mapping: SUPPORTS → True, REFUTES → False, NOT_ENOUGH_INFO → Invalid; "
             "DISPUTED left out.",

@@ -12,10 +12,12 @@ a machine, and a reader that catches a swapped word may still miss a real false 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from claims.models import Outcome
 from evaluation.averitec import title_from_url
 from evaluation.dataset import (
+    MODEL_CALIBRATION,
     UNSEEN,
     Dataset,
     DatasetError,
@@ -26,6 +28,7 @@ from evaluation.dataset import (
 )
 from integrations.http.canonical import canonicalize_url
 from training.stance.pairs import covid_fact_held_out
+from training.stance.records import CALIBRATION, not_held
 
 LABELS = {"SUPPORTED": Outcome.TRUE.value, "REFUTED": Outcome.FALSE.value}
 LABEL_NAMES = {
@@ -34,6 +37,16 @@ LABEL_NAMES = {
     Outcome.INVALID.value: "NOT_ENOUGH_INFO",
 }
 REAL, COUNTER = "real", "counter-claim"
+
+
+def stance_side(item: dict[str, Any]) -> tuple[str, ...]:
+    """The tag of the claim's side in the stance model's split, as training/stance/pairs.py
+    draws it: by the claim's source (or its evidence when it has none), so that a claim and its
+    counter-claims share a side."""
+    if covid_fact_held_out(item):
+        return (UNSEEN,)
+    key = item.get("gold_source") or " ".join(item.get("evidence") or []).strip()
+    return (MODEL_CALIBRATION,) if not_held(key) == CALIBRATION else ()
 
 
 def read_covid_fact(path: Path) -> Dataset:
@@ -77,8 +90,7 @@ def read_covid_fact(path: Path) -> Dataset:
                 gold=LABELS[label],
                 gold_label=label,
                 page_urls=urls,
-                tags=(REAL if label == "SUPPORTED" else COUNTER,)
-                + ((UNSEEN,) if covid_fact_held_out(item) else ()),
+                tags=(REAL if label == "SUPPORTED" else COUNTER, *stance_side(item)),
             )
         )
     return Dataset(
@@ -87,6 +99,7 @@ def read_covid_fact(path: Path) -> Dataset:
         claims=claims,
         pages=pages,
         left_out=left_out,
+        stance_sides=True,
         notes=[
             "Label mapping: SUPPORTED → True, REFUTED → False; no claim is labelled Invalid.",
             "SUPPORTED claims are real post titles; REFUTED claims are counter-claims made by "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -16,8 +17,21 @@ class DatasetError(ValueError):
     """The dataset file cannot be read as the format it was given as."""
 
 
-# The tag of claims whose data the stance model never trained on (training/stance/pairs.py).
+# The tags of a claim's side in the stance model's own split (training/stance/records.py), on
+# the sets it trained on: its held-out side (every figure it reports), and its calibration side
+# (never trained on, no figure reported on it). A claim with neither is on its training side.
 UNSEEN = "model-held-out"
+MODEL_CALIBRATION = "model-calibration"
+
+# The evaluation's splits (`manage.py evaluate --split`): the claim outcome model
+# (decisions/weighing.py) is fitted on the calibration side and measured on the held-out side.
+ALL, CALIBRATION, HELD_OUT = "all", "calibration", "held-out"
+SPLITS = (ALL, CALIBRATION, HELD_OUT)
+SPLIT_PURPOSE = {
+    CALIBRATION: "The claim outcome model is fitted on this side: its figures are not a "
+    "measure of it.",
+    HELD_OUT: "The claim outcome model is measured on this side, never fitted on it.",
+}
 
 
 def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -36,6 +50,15 @@ def json_lines(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         if not isinstance(item, dict):
             raise DatasetError(f"{path.name} line {number} is not a JSON object")
         yield number, item
+
+
+def calibration_side(text: str) -> bool:
+    """Whether a claim of a set the stance model never saw (AVeriTeC) is on the calibration
+    side: the first hex digit of SHA-256 of its text (as the reader gives it, stripped, UTF-8)
+    is below 8, so about half the claims, the same ones on every machine and run. The claim
+    outcome model is fitted on this half and measured on the other; a model measured on the
+    claims it was fitted on would report figures it was tuned to reach."""
+    return int(hashlib.sha256(text.strip().encode("utf-8")).hexdigest()[0], 16) < 8
 
 
 @dataclass
@@ -84,6 +107,10 @@ class Dataset:
     denied_domains: list[str] = field(default_factory=list)
     left_out: dict[str, int] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    stance_sides: bool = False
+    """Whether the stance model trained on part of this set, so that its claims are tagged with
+    the stance model's sides (UNSEEN, MODEL_CALIBRATION) and split by them; a set it never saw
+    is split in half by `calibration_side`."""
 
     def restricted_to(self, claims: list[LabelledClaim]) -> Dataset:
         """The same dataset with only these claims. Every page stays: the other claims' pages
@@ -96,7 +123,36 @@ class Dataset:
             denied_domains=self.denied_domains,
             left_out=dict(self.left_out),
             notes=list(self.notes),
+            stance_sides=self.stance_sides,
         )
+
+    def split_of(self, claim: LabelledClaim) -> str | None:
+        """CALIBRATION or HELD_OUT; None for a claim on the stance model's training side, which
+        is in neither."""
+        if not self.stance_sides:
+            return CALIBRATION if calibration_side(claim.text) else HELD_OUT
+        if UNSEEN in claim.tags:
+            return HELD_OUT
+        return CALIBRATION if MODEL_CALIBRATION in claim.tags else None
+
+    def on_split(self, split: str) -> Dataset:
+        """The dataset with only the claims on this side (`ALL`: every claim), and a note in
+        the report saying how they were chosen."""
+        if split == ALL:
+            return self
+        if split not in SPLITS:
+            raise ValueError(f"unknown split {split!r}: one of {', '.join(SPLITS)}")
+        chosen = self.restricted_to([c for c in self.claims if self.split_of(c) == split])
+        if self.stance_sides:
+            how = (
+                f"the stance model's {split} side of this set (training/stance/records.py); "
+                "claims on its training side are in neither split"
+            )
+        else:
+            digits = "0-7" if split == CALIBRATION else "8-f"
+            how = f"the claims whose text's SHA-256 (hex) begins with {digits}, about half"
+        chosen.notes.append(f"Split {split}: {how}.")
+        return chosen
 
 
 OUTCOMES = (Outcome.TRUE.value, Outcome.FALSE.value, Outcome.INVALID.value)

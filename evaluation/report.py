@@ -11,7 +11,7 @@ from typing import Any
 
 from claimcheck.config import get_config
 from claims.models import Outcome
-from evaluation.dataset import OUTCOMES, Dataset
+from evaluation.dataset import OUTCOMES, SPLIT_PURPOSE, Dataset
 from evaluation.metrics import (
     baselines,
     coverage,
@@ -124,6 +124,7 @@ def build_report(
     command: str,
     started: datetime,
     seconds: float,
+    split: str,
 ) -> dict[str, Any]:
     names = dataset.label_names
     labels = [names[o] for o in OUTCOMES]
@@ -174,6 +175,7 @@ def build_report(
         "by_tag": by_tag(results, labels, names),
         "stages": stage_report(results, names),
         "dataset": dataset.name,
+        "split": split,
         "command": command,
         "started_at": started.isoformat(),
         "finished_at": datetime.now(UTC).isoformat(),
@@ -233,6 +235,9 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"# ClaimCheck evaluation: {report['dataset']}",
         "",
         f"Command: `{report['command']}`",
+        "",
+        f"Split: **{report['split']}**. "
+        + SPLIT_PURPOSE.get(report["split"], "Every claim of the dataset."),
         "",
         f"Started {report['started_at']}, {report['claims']} claims in "
         f"{report['wall_seconds']} s. LLM: {report['config']['llm_model'] or 'none'}. "

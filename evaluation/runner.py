@@ -21,6 +21,7 @@ from decisions.hits import evidence_hit
 from decisions.pipeline import claim_pipeline_run, lean_rule
 from decisions.services import claim_submit
 from decisions.types import ClaimQuestion, EvidenceHit, Final, SearchHistory
+from decisions.weighing import readings_of
 from evaluation.dataset import Dataset, LabelledClaim
 from evidence.models import Evidence, Method
 from harvester.selectors import result_urls_of_claim
@@ -87,6 +88,9 @@ class ClaimResult:
     that was then found on it)."""
     lean: str = ""
     evidence_rows: list[EvidenceSeen] = field(default_factory=list)
+    readings: list[dict[str, Any]] = field(default_factory=list)
+    """What the outcome weighing reads in all of the claim's evidence (`decisions.weighing.
+    Reading`, as dicts): the figures the claim outcome model is fitted on."""
 
     @property
     def correct(self) -> bool:
@@ -222,6 +226,10 @@ def run_claim(*, item: LabelledClaim, dataset: str) -> ClaimResult:
     own = set(item.page_urls)
     question = _question(claim)
     result.evidence_rows = [_seen(row, question=question, own=own) for row in rows]
+    result.readings = [
+        asdict(reading)
+        for reading in readings_of([evidence_hit(row) for row in rows], question=question)
+    ]
     result.page_independent = _page_independent(claim, rows)
     result.own_pages = _rule(
         claim, [evidence_hit(row) for row in rows if _canonical(row.url) in own]

@@ -7,8 +7,10 @@ import json
 import os
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from django.conf import settings
@@ -16,7 +18,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from claims.models import Claim
+from decisions.weighing import Reading
 from evaluation.averitec import read_averitec
+from evaluation.management.commands.evaluate import Command
 from evidence.models import Page
 
 MINI = Path(__file__).parent / "fixtures" / "averitec_mini.json"
@@ -128,6 +132,57 @@ def test_dump_web_writes_every_page_the_run_built(tmp_path: Path) -> None:
     assert ports["title"] == "Container terminal opens"
     assert "12 March 2024" in ports["text"]
     assert ports["date"].startswith("2024-03-15")
+
+
+@pytest.mark.django_db
+def test_the_calibration_and_held_out_splits_run_claims_apart_and_say_which(
+    tmp_path: Path,
+) -> None:
+    keys: dict[str, set[str]] = {}
+    for split in ("calibration", "held-out"):
+        call_command(
+            "evaluate", str(MINI), "--format", "averitec", "--in-place", "--split", split,
+            "--out", str(tmp_path / split), stdout=(output := _Sink()),
+        )  # fmt: skip
+        report = _check_report(tmp_path / split, claims=2, dataset="averitec")
+        assert report["split"] == split
+        assert f"--split {split}" in report["command"]
+        assert f"Split: **{split}**" in (tmp_path / split / "averitec-report.md").read_text()
+        assert f"averitec ({split} split): 2 claims" in output.text
+        keys[split] = {r["key"] for r in report["results"]}
+    assert keys["calibration"].isdisjoint(keys["held-out"])
+    assert keys["calibration"] | keys["held-out"] == {"0", "1", "2", "3"}
+
+
+@pytest.mark.django_db
+def test_each_result_carries_what_the_outcome_weighing_reads_in_its_evidence(
+    tmp_path: Path,
+) -> None:
+    call_command(
+        "evaluate", str(MINI), "--format", "averitec", "--in-place", "--limit", "1",
+        "--out", str(tmp_path), stdout=_Sink(),
+    )  # fmt: skip
+    report = json.loads((tmp_path / "averitec-report.json").read_text())
+    assert report["split"] == "all" and "--split" not in report["command"]
+    [halvik] = report["results"]
+    assert halvik["readings"]
+    assert all(set(r) == {f.name for f in fields(Reading)} for r in halvik["readings"])
+    rows = {row["url"]: row for row in halvik["evidence_rows"]}
+    for reading in halvik["readings"]:
+        row = rows[reading["url"]]
+        assert reading["side"] == row["stance"] and reading["weight"] == row["weight"]
+        assert 0 <= reading["probability"] <= 1
+
+
+def test_the_split_is_passed_on_to_the_run_in_the_scratch_database(tmp_path: Path) -> None:
+    with mock.patch.object(Command, "_relay") as relay:
+        call_command(
+            "evaluate", str(MINI), "--format", "averitec", "--split", "held-out",
+            "--out", str(tmp_path), stdout=_Sink(),
+        )  # fmt: skip
+    child = relay.call_args_list[-1].args[0]
+    assert child[child.index("--split") + 1] == "held-out"
+    assert "--in-place" in child
 
 
 @pytest.mark.django_db

@@ -13,7 +13,7 @@ import pytest
 from evaluation.averitec import answer_text, read_averitec, title_from_url, unarchive
 from evaluation.climate_fever import read_climate_fever
 from evaluation.covid_fact import read_covid_fact
-from evaluation.dataset import UNSEEN
+from evaluation.dataset import MODEL_CALIBRATION, UNSEEN
 from evaluation.web import page_text, render_page
 from integrations.http.canonical import canonicalize_url
 from training.stance import pairs as stance_pairs
@@ -208,3 +208,62 @@ def test_claims_whose_sources_the_stance_model_trained_on_are_told_apart(tmp_pat
     unseen = {c.text for c in dataset.claims if UNSEEN in c.tags}
     assert unseen == {c.text for c in dataset.claims} - trained_on
     assert 0 < len(unseen) < 40
+
+
+def test_each_claim_carries_the_stance_models_side_of_it(tmp_path: Path) -> None:
+    """Held out, calibration (never trained on, no figure measured on it) or neither (trained
+    on): the side its pairs took when the stance model was made."""
+    (tmp_path / "climate-fever").mkdir()
+    (tmp_path / "covid-fact").mkdir()
+    (tmp_path / "climate-fever" / "climate-fever.jsonl").write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "claim_id": str(n),
+                    "claim": f"Glaciers in range {n} lost {n} km2.",
+                    "claim_label": "SUPPORTS",
+                    "evidences": [
+                        {
+                            "evidence_id": f"Glacier:{n}",
+                            "article": "Glacier",
+                            "evidence": f"Range {n} lost ice.",
+                            "evidence_label": "SUPPORTS",
+                        }
+                    ],
+                }
+            )
+            for n in range(200)
+        )
+    )
+    (tmp_path / "covid-fact" / "COVIDFACT_dataset.jsonl").write_text(
+        "\n".join(
+            json.dumps(
+                {
+                    "claim": f"Study {n} found masks cut spread",
+                    "label": "SUPPORTED",
+                    "evidence": [f"Study {n} saw less spread with masks."],
+                    "gold_source": f"https://journal.example.org/{n}",
+                }
+            )
+            for n in range(200)
+        )
+    )
+    sides = {"train": None, "calibration": "calibration", "held_out": "held-out"}
+    for dataset, stance_pairs_of in (
+        (
+            read_climate_fever(tmp_path / "climate-fever" / "climate-fever.jsonl"),
+            stance_pairs.climate_fever,
+        ),
+        (
+            read_covid_fact(tmp_path / "covid-fact" / "COVIDFACT_dataset.jsonl"),
+            stance_pairs.covid_fact,
+        ),
+    ):
+        side_of_pairs = {pair.claim: sides[pair.split] for pair in stance_pairs_of(tmp_path)}
+        assert {c.text: dataset.split_of(c) for c in dataset.claims} == side_of_pairs
+        assert set(side_of_pairs.values()) == {None, "calibration", "held-out"}
+        assert all(
+            (UNSEEN in c.tags, MODEL_CALIBRATION in c.tags)
+            == (side_of_pairs[c.text] == "held-out", side_of_pairs[c.text] == "calibration")
+            for c in dataset.claims
+        )

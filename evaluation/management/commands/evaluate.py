@@ -2,6 +2,12 @@
 
     manage.py evaluate ../shared/eval/averitec-dev/dev.json --format averitec [--limit N]
     manage.py evaluate ../shared/eval/climate-fever/climate-fever.jsonl --format climate-fever
+    manage.py evaluate ../shared/eval/averitec-dev/dev.json --format averitec --split calibration
+
+`--split` runs only one side of the dataset: `calibration`, the claims the claim outcome model
+(decisions/weighing.py) is fitted on, or `held-out`, the claims it is measured on (see
+`evaluation.dataset.Dataset.on_split`). The pipeline runs each claim the same whatever the
+split; the split chooses the claims and is named in the report.
 
 The datasets are third-party and not shipped: a path with no file stops the command with one
 line that says so.
@@ -32,7 +38,7 @@ from claimcheck.logs import command_logs
 from evaluation.averitec import read_averitec
 from evaluation.climate_fever import read_climate_fever
 from evaluation.covid_fact import read_covid_fact
-from evaluation.dataset import UNSEEN, Dataset, DatasetError
+from evaluation.dataset import ALL, SPLITS, UNSEEN, Dataset, DatasetError
 from evaluation.report import build_report, write_report
 from evaluation.runner import ClaimResult, run_dataset
 from evaluation.stages import stage_summary
@@ -66,7 +72,17 @@ class Command(BaseCommand):
             "--held-out",
             action="store_true",
             help="only the claims the stance model never trained on (its held-out split); "
-            "a dataset it never saw, such as AVeriTeC, is used whole",
+            "a dataset it never saw, such as AVeriTeC, is used whole; on a dataset it trained "
+            "on, the same claims as --split held-out",
+        )
+        parser.add_argument(
+            "--split",
+            choices=SPLITS,
+            default=ALL,
+            help="only one side of the dataset (before --limit): 'calibration', the claims the "
+            "claim outcome model is fitted on, or 'held-out', the claims it is measured on; on "
+            "a dataset the stance model trained on, its own calibration and held-out sides, and "
+            f"its training side in neither ({ALL})",
         )
         parser.add_argument(
             "--dump-web",
@@ -94,10 +110,12 @@ class Command(BaseCommand):
 
     def _command_line(self, path: Path, options: dict[str, Any]) -> str:
         parts = ["manage.py", "evaluate", str(path), "--format", options["format"]]
-        if options["limit"] is not None:
-            parts += ["--limit", str(options["limit"])]
         if options["held_out"]:
             parts.append("--held-out")
+        if options["split"] != ALL:
+            parts += ["--split", options["split"]]
+        if options["limit"] is not None:
+            parts += ["--limit", str(options["limit"])]
         return shlex.join(parts)
 
     def _in_scratch_database(self, path: Path, options: dict[str, Any]) -> None:
@@ -117,6 +135,7 @@ class Command(BaseCommand):
                 child += ["--limit", str(options["limit"])]
             if options["held_out"]:
                 child.append("--held-out")
+            child += ["--split", options["split"]]
             if options["dump_web"]:
                 child += ["--dump-web", str(Path(options["dump_web"]).resolve())]
             self._relay(child, env)
@@ -153,10 +172,14 @@ class Command(BaseCommand):
             raise CommandError(str(exc)) from exc
         if options["held_out"] and any(UNSEEN in c.tags for c in dataset.claims):
             dataset = dataset.restricted_to([c for c in dataset.claims if UNSEEN in c.tags])
+        dataset = dataset.on_split(options["split"])
+        if options["split"] != ALL and not dataset.claims:
+            raise CommandError(f"{dataset.name} has no claims on the {options['split']} side")
         if options["limit"] is not None:
             dataset = dataset.restricted_to(dataset.claims[: options["limit"]])
+        split = "" if options["split"] == ALL else f" ({options['split']} split)"
         self.stdout.write(
-            f"{dataset.name}: {len(dataset.claims)} claims, {len(dataset.pages)} pages"
+            f"{dataset.name}{split}: {len(dataset.claims)} claims, {len(dataset.pages)} pages"
         )
         if options.get("dump_web"):
             dump = Path(options["dump_web"]) / f"{dataset.name}-web.jsonl"
@@ -187,6 +210,7 @@ class Command(BaseCommand):
                 results=results,
                 web=web,
                 command=self._command_line(path, options),
+                split=options["split"],
                 started=started_at,
                 seconds=time.monotonic() - started,
             )
