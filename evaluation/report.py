@@ -23,6 +23,7 @@ from evaluation.metrics import (
 from evaluation.runner import ClaimResult
 from evaluation.stages import render_stages, stage_report
 from evaluation.web import WebSummary
+from evaluation.weighed import weighed_line, weighed_report
 from registry.hosts import publisher_of
 from registry.weighing import weigh_source
 
@@ -173,6 +174,7 @@ def build_report(
         "queries_per_claim": summary([r.queries for r in results])["mean"],
         "crawls_per_claim": summary([r.crawls for r in results])["mean"],
         "by_tag": by_tag(results, labels, names),
+        "weighed": weighed_report(results, names, labels),
         "stages": stage_report(results, names),
         "dataset": dataset.name,
         "split": split,
@@ -252,6 +254,7 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"- Decisive precision: of the claims given True, {_share(precision['true'])} were "
         f"labelled so; of those given False, {_share(precision['false'])}. Coverage (claims "
         f"given True or False): {_pct(report['coverage'])}.",
+        f"- {weighed_line(report['weighed'])}.",
         f"- Reader macro-F1 (retrieval and stance without the sufficiency bar): "
         f"{_pct(report['reader_macro_f1'])}",
         f"- Retrieval recall (claims with evidence pages, one of them read): "

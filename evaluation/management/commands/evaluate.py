@@ -43,6 +43,7 @@ from evaluation.report import build_report, write_report
 from evaluation.runner import ClaimResult, run_dataset
 from evaluation.stages import stage_summary
 from evaluation.web import offline_web, web_dump, web_load
+from evaluation.weighed import weighed_line
 
 READERS: dict[str, Callable[[Path], Dataset]] = {
     "averitec": read_averitec,
@@ -233,6 +234,7 @@ class Command(BaseCommand):
                 f"{report['cost']['crawls_per_claim']['mean']} pages read per claim"
             )
         )
+        self.stdout.write(weighed_line(report["weighed"]))
         self.stdout.write(stage_summary(report["stages"]))
         self.stdout.write(f"Report: {md_path}\n        {json_path}")
 
