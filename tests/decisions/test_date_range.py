@@ -122,7 +122,7 @@ def test_one_unreadable_row_breaks_no_page_and_repair_clears_it(
         (editor_client, f"/claims/{bad.pk}/"),
         (api, "/api/claims"),
         (api, f"/api/claims/{bad.pk}"),
-        (admin_client, "/admin/claimcheck/claim/"),
+        (admin_client, "/admin/claims/claim/"),
     ]:
         assert client.get(url).status_code == 200, url
     listed = {item["id"]: item for item in api.get("/api/claims").json()["items"]}
