@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, time
-from typing import Any
+from typing import Annotated, Any
 
 from django.contrib.auth.models import User
 from ninja import Query, Router, Schema, Status
@@ -12,7 +12,7 @@ from pydantic import Field
 from claimcheck.daterange import FilterDate, SaneDate, SaneDateTime
 from claimcheck.errors import ApplicationError
 from claimcheck.roles import AuthenticatedHttpRequest, require_editor
-from claimcheck.schemas import OFFSET_MAX, ErrorOut, InputSchema
+from claimcheck.schemas import OFFSET_MAX, BlankIsNone, ErrorOut, InputSchema
 from claims.models import Claim, ClaimStatus, Outcome
 from decisions import selectors
 from decisions.models import Override
@@ -322,7 +322,7 @@ def get_claim(request: AuthenticatedHttpRequest, claim_id: int) -> Status[Any]:
 
 
 class ClaimFilters(Schema):
-    status: ClaimStatus | None = None
+    status: Annotated[ClaimStatus | None, BlankIsNone] = None
     outcome: str | None = None
     created_from: FilterDate = Field(None, alias="from")
     created_to: FilterDate = Field(None, alias="to")

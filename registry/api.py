@@ -14,7 +14,7 @@ from ninja import Field, Query, Router, Schema
 from ninja.responses import Status
 
 from claimcheck.roles import AuthenticatedHttpRequest, require_admin
-from claimcheck.schemas import OFFSET_MAX, InputSchema
+from claimcheck.schemas import OFFSET_MAX, BlankIsNone, InputSchema
 from registry import selectors
 from registry.domain_rows import DomainError
 from registry.models import Domain, EntityAlias
@@ -78,8 +78,8 @@ class DomainPatch(InputSchema):
 
 class DomainFilters(Schema):
     search: str | None = None
-    tier: TierName | None = None
-    denied: bool | None = None
+    tier: Annotated[TierName | None, BlankIsNone] = None
+    denied: Annotated[bool | None, BlankIsNone] = None
     limit: Annotated[int, Field(ge=1, le=1000)] = 200
     offset: Annotated[int, Field(ge=0, le=OFFSET_MAX)] = 0
 
@@ -190,7 +190,7 @@ class AliasPatch(InputSchema):
 
 class AliasFilters(Schema):
     search: str | None = None
-    kind: KindName | None = None
+    kind: Annotated[KindName | None, BlankIsNone] = None
     limit: Annotated[int, Field(ge=1, le=1000)] = 200
     offset: Annotated[int, Field(ge=0, le=OFFSET_MAX)] = 0
 

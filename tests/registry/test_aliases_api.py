@@ -277,3 +277,10 @@ def test_requests_without_a_token_are_401() -> None:
 
     assert response.status_code == 401
     assert response.json()["error"] == "unauthorized"
+
+
+def test_a_kind_left_empty_filters_nothing(admin_api: Client) -> None:
+    every = admin_api.get("/api/aliases", {"limit": "1000"}).json()["count"]
+    blank = admin_api.get("/api/aliases?kind=&search=&limit=1000")
+    assert blank.status_code == 200
+    assert blank.json()["count"] == every
