@@ -4,6 +4,7 @@ escaping and query counts are in test_views_guards.py."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -176,6 +177,23 @@ def test_a_verdict_no_editor_has_touched_shows_as_it_always_did(editor_client: C
     assert card.index('id="verdict-summary"') < card.index('id="verdict-confidence"')
     assert "kept by" not in card and "ClaimCheck proposed" not in card
     assert 'id="verdict-editor"' not in card
+
+
+def test_an_override_through_the_api_leads_the_card_too(editor_client: Client, api: Client) -> None:
+    verdict: Any = VerdictFactory(
+        outcome=Outcome.TRUE, claim__fact_check_score=0.9, claim__fact_check_tier="high"
+    )
+    api.post(
+        f"/api/claims/{verdict.claim.pk}/override",
+        data=json.dumps({"outcome": "false", "reason": "The second source retracted"}),
+        content_type="application/json",
+    )
+
+    editor, proposed = _card(editor_client, verdict.claim).split("ClaimCheck proposed</h3>")
+
+    assert 'badge-false badge-xl">False</span>' in editor and "confidence" not in editor
+    assert "The second source retracted" in editor
+    assert 'badge-true">True</span>' in proposed and "high confidence" in proposed
 
 
 def test_a_re_run_queues_a_fresh_run_and_keeps_the_old_verdict(editor_client: Client) -> None:
