@@ -99,11 +99,30 @@ class FactCheckOut(Schema):
     note: str
 
 
+class ProposalOut(Schema):
+    """What ClaimCheck itself proposed for the claim's current run, and its confidence in that."""
+
+    outcome: str
+    fact_check: FactCheckOut | None
+
+
+class EditorVerdictOut(Schema):
+    """The outcome an editor set over ClaimCheck's proposal: who, when and why."""
+
+    outcome: str
+    editor: str
+    reason: str
+    at: datetime | None
+
+
 class ClaimOut(Schema):
     id: int
     text: str
     status: str
-    outcome: str | None
+    outcome: str | None = Field(
+        description="What the claim shows: the editor's outcome when `overridden`, "
+        "else ClaimCheck's own (`proposed.outcome`)"
+    )
     overridden: bool
     timeframe_start: datetime | None
     timeframe_end: datetime | None
@@ -116,7 +135,13 @@ class ClaimOut(Schema):
     queries_used: int
     crawls_used: int
     evidence_count: int
-    fact_check: FactCheckOut | None
+    fact_check: FactCheckOut | None = Field(
+        description="ClaimCheck's confidence in its own proposal (`proposed.outcome`), never in "
+        "an editor's outcome; the same as `proposed.fact_check`"
+    )
+    proposed: ProposalOut | None = Field(
+        None, description="ClaimCheck's outcome for the current run; null until it is decided"
+    )
 
 
 class EntityOut(Schema):
@@ -126,6 +151,9 @@ class EntityOut(Schema):
 
 
 class ClaimDetailOut(ClaimOut):
+    editor_verdict: EditorVerdictOut | None = Field(
+        None, description="When `overridden`: the editor's outcome (`outcome`), who, when, why"
+    )
     result: AgentResultOut | None
     override: OverrideOut | None
     overrides: list[OverrideOut]
@@ -159,7 +187,19 @@ def _label(outcome: str) -> str | None:
     return Outcome(outcome).label if outcome else None
 
 
-def claim_summary(claim: Claim) -> dict[str, Any]:
+def _fact_check(claim: Claim) -> dict[str, Any] | None:
+    if claim.fact_check_score is None:
+        return None
+    return {
+        "score": claim.fact_check_score,
+        "tier": claim.fact_check_tier,
+        "note": claim.fact_check_note,
+    }
+
+
+def claim_summary(claim: Claim, *, proposed: str = "") -> dict[str, Any]:
+    """`proposed` is ClaimCheck's outcome for an overridden claim (the others show their own)."""
+    machine = proposed if claim.overridden else claim.outcome
     return {
         "id": claim.pk,
         "text": claim.text,
@@ -177,13 +217,10 @@ def claim_summary(claim: Claim) -> dict[str, Any]:
         "queries_used": claim.queries_used,
         "crawls_used": claim.crawls_used,
         "evidence_count": claim.evidence_count,
-        "fact_check": None
-        if claim.fact_check_score is None
-        else {
-            "score": claim.fact_check_score,
-            "tier": claim.fact_check_tier,
-            "note": claim.fact_check_note,
-        },
+        "fact_check": _fact_check(claim),
+        "proposed": {"outcome": Outcome(machine).label, "fact_check": _fact_check(claim)}
+        if machine
+        else None,
     }
 
 
@@ -208,8 +245,18 @@ def claim_payload(claim: Claim) -> dict[str, Any]:
     detail = selectors.claim_history(claim=claim)
     verdict = detail.verdict
     overrides = [_override(o) for o in detail.overrides]
+    card = detail.card
+    editor = None if card is None else card.override
     return {
-        **claim_summary(claim),
+        **claim_summary(claim, proposed="" if card is None else card.proposed),
+        "editor_verdict": None
+        if editor is None
+        else {
+            "outcome": editor.outcome_label,
+            "editor": editor.editor,
+            "reason": editor.reason,
+            "at": editor.at,
+        },
         "result": None
         if verdict is None
         else {
@@ -315,6 +362,13 @@ def _submit_many(items: list[ClaimIn], user: User) -> list[tuple[Claim, bool]]:
     "/claims/{claim_id}",
     response={200: ClaimDetailOut, 403: ErrorOut, 404: ErrorOut},
     summary="A claim: status, events so far, the verdict when decided, overrides",
+    description="`outcome` is what the claim shows. Once an editor has overridden it "
+    "(`overridden` is true), `outcome` is the editor's and `editor_verdict` says who set it, "
+    "when and why; `proposed` is what ClaimCheck proposed, with `fact_check`, its confidence in "
+    "that proposal (the top-level `fact_check` is the same and never describes an editor's "
+    "outcome). `result` is ClaimCheck's verdict: its outcome, proof (led by the editor's "
+    "verdict once overridden) and sources. `override` and `overrides` are the history of "
+    "overrides, newest first.",
 )
 def get_claim(request: AuthenticatedHttpRequest, claim_id: int) -> Status[Any]:
     claim = selectors.claim_for_editor(user=request.user, claim_id=claim_id)
@@ -335,6 +389,8 @@ class ClaimFilters(Schema):
     "/claims",
     response={200: ClaimPageOut, 400: ErrorOut, 403: ErrorOut},
     summary="Claims, newest first, filtered by status, outcome and creation date",
+    description="Each claim as in `GET /api/claims/{claim_id}` without its history: `outcome` "
+    "is the editor's when `overridden`, and `proposed` (with `fact_check`) is ClaimCheck's.",
 )
 def list_claims(request: AuthenticatedHttpRequest, filters: Query[ClaimFilters]) -> Status[Any]:
     require_editor(request.user)
@@ -348,14 +404,15 @@ def list_claims(request: AuthenticatedHttpRequest, filters: Query[ClaimFilters])
         created_from=filters.created_from,
         created_to=filters.created_to,
     )
-    page = claims[filters.offset : filters.offset + filters.limit]
+    page = list(claims[filters.offset : filters.offset + filters.limit])
+    proposed = selectors.proposed_outcomes(claims=page)
     return Status(
         200,
         {
             "count": claims.count(),
             "limit": filters.limit,
             "offset": filters.offset,
-            "items": [claim_summary(c) for c in page],
+            "items": [claim_summary(c, proposed=proposed.get(c.pk, "")) for c in page],
         },
     )
 

@@ -1,5 +1,6 @@
 """The decisions app's reads, by subject: `claims` (the queue, lookups with the role check,
 the review order), `claim_page` (the timeline and everything the claim page shows),
+`verdict_card` (whose outcome a claim shows: ClaimCheck's proposal or an editor's),
 `dashboard`, and `progress` (how far a claim being checked has got). Pages and the API call the
 same ones; writes are in `decisions.services`."""
 
@@ -31,6 +32,7 @@ from decisions.selectors.claims import (
     claim_queue,
     claim_source_counts,
     needs_review_count,
+    proposed_outcomes,
     queue_state,
     review_neighbour,
     saved_queue_query,
@@ -48,6 +50,7 @@ from decisions.selectors.dashboard import (
     enrichment_metrics,
 )
 from decisions.selectors.progress import Progress, claims_progress, progress_of
+from decisions.selectors.verdict_card import EditorWord, VerdictCard, verdict_card
 
 __all__ = [
     "CLAIM_LATENCY_BUCKETS_S",
@@ -58,6 +61,7 @@ __all__ = [
     "ClaimHistory",
     "ClaimPage",
     "DashboardData",
+    "EditorWord",
     "EnrichmentMetrics",
     "Progress",
     "ProviderHealth",
@@ -68,6 +72,7 @@ __all__ = [
     "Share",
     "TimelineEntry",
     "TimelineRun",
+    "VerdictCard",
     "also_reported_by",
     "claim_channels",
     "claim_for_editor",
@@ -85,10 +90,12 @@ __all__ = [
     "latest_totals",
     "needs_review_count",
     "progress_of",
+    "proposed_outcomes",
     "queue_state",
     "review_neighbour",
     "run_changes",
     "saved_queue_query",
     "shown_proof",
     "timeline",
+    "verdict_card",
 ]

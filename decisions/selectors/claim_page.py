@@ -21,6 +21,7 @@ from decisions.proof import proof_as_shown, render_proof
 from decisions.ranking import top_per_side
 from decisions.selectors.claims import also_reported_by
 from decisions.selectors.progress import DOING, Progress, progress_of
+from decisions.selectors.verdict_card import VerdictCard, proposed_proof, verdict_card
 from decisions.summary import verdict_summary
 from decisions.types import ClaimQuestion
 from evidence.entities import Entity, extract_entities
@@ -259,6 +260,8 @@ class ClaimPage:
     """The verdict's counted sources, as its card lists them."""
     background_bullets: list[SourceBullet] = field(default_factory=list)
     """Pages read that took no side, as the verdict card lists them."""
+    card: VerdictCard | None = None
+    """Whose outcome the verdict card leads with: ClaimCheck's proposal or an editor's."""
 
 
 def shown_proof(verdict: Verdict, overrides: list[Override]) -> str:
@@ -267,12 +270,14 @@ def shown_proof(verdict: Verdict, overrides: list[Override]) -> str:
     return proof_as_shown(markdown_text=verdict.proof_markdown, override=latest)
 
 
-def _proof_html(verdict: Verdict | None, overrides: list[Override]) -> SafeString:
-    if verdict is None:
+def _proof_html(verdict: Verdict | None, card: VerdictCard | None) -> SafeString:
+    """ClaimCheck's proof, shown under its proposal (the editor's outcome leads the card)."""
+    if verdict is None or card is None:
         return SafeString("")
+    shown = proposed_proof(markdown_text=verdict.proof_markdown, card=card)
     # render_proof sanitizes (nh3) after escaping raw HTML; its output is the one thing the
     # page marks safe.
-    return mark_safe(render_proof(shown_proof(verdict, overrides)))  # noqa: S308
+    return mark_safe(render_proof(shown))  # noqa: S308
 
 
 def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
@@ -316,6 +321,11 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         others = also_reported_by(claim=claim)
         comments = list(claim.comments.select_related("author"))
     verdict = verdicts[0] if verdicts and verdicts[0].run_number == claim.run_number else None
+    card = (
+        None
+        if verdict is None
+        else verdict_card(claim=claim, verdict=verdict, overrides=overrides, events=events)
+    )
     runs = timeline(events=events)
     _point_at_table(runs, {row.pk for row in evidence})
     return ClaimPage(
@@ -325,7 +335,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         totals=latest_totals(claim=claim, events=events),
         evidence=evidence,
         verdict=verdict,
-        proof_html=_proof_html(verdict, overrides),
+        proof_html=_proof_html(verdict, card),
         earlier_verdicts=[v for v in verdicts if v is not verdict],
         overrides=overrides,
         fact_checks=fact_checks,
@@ -351,6 +361,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         background_bullets=[]
         if verdict is None
         else _bullets(verdict.unsided, shown=evidence, limit=5),
+        card=card,
     )
 
 

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
+from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Value, When
 
 from claimcheck.errors import NotFound
 from claimcheck.roles import require_editor
@@ -22,6 +22,7 @@ from claims.models import (
     claim_tokens,
 )
 from decisions.models import Override, SavedQueue, Verdict, VerdictReason
+from decisions.selectors.verdict_card import VerdictCard, verdict_card
 from evidence.models import Evidence, FactCheckMatch, Stance
 
 _TERMS = re.compile(r'"([^"]+)"|(\S+)')
@@ -32,6 +33,10 @@ def _search_terms(q: str) -> list[str]:
     return [phrase or word for phrase, word in _TERMS.findall(q) if (phrase or word).strip()][:8]
 
 
+# ClaimCheck's confidence describes its own proposal: an overridden claim shows none, and sorts
+# with the claims that have none yet.
+_CONFIDENCE = Case(When(overridden=True, then=Value(None)), default=F("fact_check_score"))
+
 # The queue's orders: a column's key, "-" in front for the other way; ties go newest first.
 QUEUE_SORTS: dict[str, tuple[Any, ...]] = {
     "-created": (F("created_at").desc(), F("id").desc()),
@@ -40,8 +45,8 @@ QUEUE_SORTS: dict[str, tuple[Any, ...]] = {
     "support": (F("support_total").asc(),),
     "-refute": (F("refute_total").desc(),),
     "refute": (F("refute_total").asc(),),
-    "-confidence": (F("fact_check_score").desc(nulls_last=True),),
-    "confidence": (F("fact_check_score").asc(nulls_last=True),),
+    "-confidence": (_CONFIDENCE.desc(nulls_last=True),),
+    "confidence": (_CONFIDENCE.asc(nulls_last=True),),
     "outcome": (F("outcome").asc(),),
     "-outcome": (F("outcome").desc(),),
     "channel": (F("source_channel").asc(),),
@@ -163,6 +168,18 @@ def claim_source_counts(*, claims: list[Claim]) -> dict[int, int]:
     return {row["claim_id"]: row["n"] for row in rows}
 
 
+def proposed_outcomes(*, claims: list[Claim]) -> dict[int, Outcome]:
+    """What ClaimCheck proposed for each claim's current run, for the overridden ones among
+    `claims` (the others show ClaimCheck's outcome already): one query, none if none is."""
+    ids = [claim.pk for claim in claims if claim.overridden]
+    if not ids:
+        return {}
+    rows = Verdict.objects.filter(claim__in=ids, run_number=F("claim__run_number")).values_list(
+        "claim_id", "outcome"
+    )
+    return {claim_id: Outcome(outcome) for claim_id, outcome in rows}
+
+
 def claim_channels(*, limit: int = 200) -> list[str]:
     return list(
         Claim.objects.exclude(source_channel="")
@@ -181,6 +198,8 @@ class ClaimHistory:
     events: list[PipelineEvent]
     fact_checks: list[FactCheckMatch]
     also_reported_by: list[Claim]
+    card: VerdictCard | None = None
+    """The current run's verdict: ClaimCheck's proposal and the editor's word on it."""
 
 
 def claim_history(*, claim: Claim) -> ClaimHistory:
@@ -190,14 +209,19 @@ def claim_history(*, claim: Claim) -> ClaimHistory:
         .select_related("editor", "verdict")
         .order_by("-at", "-id")
     )
+    events = list(claim.events.order_by("sequence"))
+    current = next((v for v in verdicts if v.run_number == claim.run_number), None)
     return ClaimHistory(
         claim=claim,
         verdict=verdicts[0] if verdicts else None,
         verdicts=verdicts,
         overrides=overrides,
-        events=list(claim.events.order_by("sequence")),
+        events=events,
         fact_checks=list(claim.fact_checks.all()),
         also_reported_by=also_reported_by(claim=claim),
+        card=None
+        if current is None
+        else verdict_card(claim=claim, verdict=current, overrides=overrides, events=events),
     )
 
 

@@ -90,6 +90,7 @@ def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = Non
     claims = list(page.object_list)
     sources = selectors.claim_source_counts(claims=claims)
     progress = selectors.claims_progress(claims=claims)
+    proposed = selectors.proposed_outcomes(claims=claims)
     state = state or selectors.queue_state()
     live = request.GET.copy()
     live["since"] = state.token
@@ -97,7 +98,10 @@ def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = Non
         "nav": "claims",
         "form": form,
         "page": page,
-        "rows": [(claim, sources.get(claim.pk, 0), progress.get(claim.pk)) for claim in claims],
+        "rows": [
+            (claim, sources.get(claim.pk, 0), progress.get(claim.pk), proposed.get(claim.pk))
+            for claim in claims
+        ],
         "filtered": mine or any(filters.values()),
         "sort": sort,
         "outcomes": Outcome.choices,

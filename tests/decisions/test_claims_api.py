@@ -211,3 +211,43 @@ def test_a_claim_with_no_searchable_words_is_refused_with_422_and_the_reason(
     assert response.status_code == 422, response.content
     assert "no words to search for" in json.dumps(response.json()["details"])
     assert Claim.objects.count() == 0
+
+
+def test_an_overridden_claim_says_which_outcome_is_the_editors_and_which_claimchecks(
+    api: Client,
+) -> None:
+    verdict = VerdictFactory.create(
+        outcome="true",
+        claim__fact_check_score=0.9,
+        claim__fact_check_tier="high",
+        claim__fact_check_note="two sources agree",
+    )
+    plain = VerdictFactory.create(outcome="false", claim__outcome="false")
+    post(api, f"/api/claims/{verdict.claim_id}/override", {"outcome": "false", "reason": "Gone"})
+
+    body = api.get(f"/api/claims/{verdict.claim_id}").json()
+
+    confidence = {"score": 0.9, "tier": "high", "note": "two sources agree"}
+    assert body["outcome"] == "False" and body["overridden"] is True
+    assert body["proposed"] == {"outcome": "True", "fact_check": confidence}
+    assert body["fact_check"] == confidence  # as before: ClaimCheck's confidence in its proposal
+    editor = body["editor_verdict"]
+    assert (editor["outcome"], editor["editor"], editor["reason"]) == ("False", "edna", "Gone")
+    assert editor["at"] == body["override"]["at"]
+    untouched = api.get(f"/api/claims/{plain.claim_id}").json()
+    assert untouched["editor_verdict"] is None
+    assert untouched["proposed"] == {"outcome": "False", "fact_check": None}
+
+    listed = {item["id"]: item for item in api.get("/api/claims").json()["items"]}
+    assert listed[verdict.claim_id]["outcome"] == "False"
+    assert listed[verdict.claim_id]["proposed"] == {"outcome": "True", "fact_check": confidence}
+    assert listed[plain.claim_id]["proposed"] == {"outcome": "False", "fact_check": None}
+    assert api.get(f"/api/claims/{ClaimFactory.create().pk}").json()["proposed"] is None
+
+
+def test_the_api_docs_say_whose_outcome_is_whose(editor_client: Client) -> None:
+    schema = editor_client.get("/api/openapi.json").json()
+    described = schema["paths"]["/api/claims/{claim_id}"]["get"]["description"]
+    assert "`editor_verdict`" in described and "`proposed`" in described
+    fields = schema["components"]["schemas"]["ClaimDetailOut"]["properties"]
+    assert "never in an editor's outcome" in fields["fact_check"]["description"]

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from claims.models import Claim, Outcome
+from decisions.services import verdict_override
 from tests.decisions.desk import HX, text
 from tests.factories import ClaimFactory, DecidedClaimFactory, EvidenceFactory, VerdictFactory
 
@@ -60,6 +61,32 @@ def test_the_queue_marks_claims_whose_current_verdict_only_leans(editor_client: 
 
     assert "provisional" in row("A claim the sources only lean on")
     assert "provisional" not in row("A claim settled on a re-run")
+
+
+def test_an_overridden_row_shows_the_editors_outcome_without_claimchecks_confidence(
+    editor_client: Client, editor: Any
+) -> None:
+    high = {"claim__fact_check_score": 0.95, "claim__fact_check_tier": "high"}
+    plain: Any = VerdictFactory(outcome=Outcome.TRUE, claim__text="A plain claim", **high).claim
+    changed: Any = VerdictFactory(outcome=Outcome.TRUE, claim__text="A changed one", **high).claim
+    verdict_override(claim=changed, editor=editor, to_outcome=Outcome.FALSE, reason="Retracted")
+
+    page = text(editor_client.get(reverse("home")))
+
+    def row(claim: Any) -> str:
+        rest = page[page.index(f'id="pick-{claim.pk}"') :]
+        return rest[: rest.index("</tr>")]
+
+    assert "high confidence" in row(plain) and "ClaimCheck proposed" not in row(plain)
+    overridden = row(changed)
+    assert 'badge badge-false">False</span>' in overridden and ">overridden</span>" in overridden
+    assert "ClaimCheck proposed True" in overridden
+    assert "tag-conf-" not in overridden and "confidence</span>" not in overridden
+    # Sorted by confidence, it goes with the claims that have none.
+    by_confidence = text(editor_client.get(reverse("home"), {"sort": "-confidence"}))
+    assert by_confidence.index(f'id="pick-{plain.pk}"') < by_confidence.index(
+        f'id="pick-{changed.pk}"'
+    )
 
 
 @pytest.mark.parametrize(

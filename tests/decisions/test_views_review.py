@@ -4,6 +4,7 @@ escaping and query counts are in test_views_guards.py."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -40,12 +41,14 @@ def test_an_override_with_a_reason_changes_the_outcome_and_is_kept_in_the_histor
     assert "The ministry retracted it." in body and "edna" in body
 
 
-def test_after_an_override_the_verdict_card_and_proof_lead_with_the_editors_outcome(
+def test_after_an_override_the_verdict_card_leads_with_the_editors_outcome_and_reason(
     editor_client: Client,
 ) -> None:
     verdict: Any = VerdictFactory(
         outcome=Outcome.FALSE,
         claim__outcome=Outcome.FALSE,
+        claim__fact_check_score=0.9,
+        claim__fact_check_tier="high",
         proof_markdown="**Claim:** The ferry runs.\n\n**Verdict: False**, because enough agree.",
     )
     editor_client.post(
@@ -56,13 +59,19 @@ def test_after_an_override_the_verdict_card_and_proof_lead_with_the_editors_outc
 
     page = text(editor_client.get(reverse("claim_detail", args=[verdict.claim.pk])))
 
-    card = page[page.index('id="verdict-reason"') :]
-    card = card[: card.index("</p>")]
-    assert "Editor verdict: Invalid" in card and "was False" in card
-    proof = page[page.index('class="proof"') :]
-    assert proof.index("Editor verdict: Invalid") < proof.index("Pipeline verdict: False")
+    card = page[page.index('id="verdict"') : page.index('id="review"')]
+    editor, proposed = card.split("ClaimCheck proposed</h3>")
+    assert 'badge-invalid badge-xl">Invalid</span>' in editor
+    assert "<strong>edna</strong> changed it from ClaimCheck's False" in editor
+    assert "The sources describe another ferry." in editor
+    assert "confidence" not in editor
+    # What ClaimCheck proposed: its outcome, confidence, reason line and proof, its own words.
+    assert 'badge-false">False</span>' in proposed and "high confidence" in proposed
+    reason = proposed[proposed.index('id="verdict-reason"') :]
+    assert "Sufficient evidence" in reason[: reason.index("</p>")]
+    proof = proposed[proposed.index('class="proof"') :]
+    assert "Pipeline verdict: False" in proof and "Editor verdict" not in proof
     assert "<strong>Verdict: False</strong>" not in page
-    assert "The sources describe another ferry." in proof
 
 
 def test_an_override_to_the_same_outcome_is_refused_with_its_reason(editor_client: Client) -> None:
@@ -132,6 +141,59 @@ def test_keeping_a_verdict_marks_the_claim_reviewed(editor_client: Client) -> No
     verdict.claim.refresh_from_db()
     assert verdict.claim.reviewed_at is not None
     assert "Marked reviewed" in text(response)
+
+
+def _card(editor_client: Client, claim: Any) -> str:
+    page = text(editor_client.get(reverse("claim_detail", args=[claim.pk])))
+    return page[page.index('id="verdict"') : page.index('id="review"')]
+
+
+def test_a_kept_verdict_is_claimchecks_own_with_the_editor_who_kept_it(
+    editor_client: Client,
+) -> None:
+    verdict: Any = VerdictFactory(
+        outcome=Outcome.TRUE, claim__fact_check_score=0.9, claim__fact_check_tier="high"
+    )
+    editor_client.post(reverse("claim_review", args=[verdict.claim.pk]), headers=HX)
+
+    card = _card(editor_client, verdict.claim)
+
+    outcome = card[card.index('class="verdict-outcome"') :]
+    outcome = outcome[: outcome.index("</p>")]
+    assert 'badge-true badge-xl">True</span>' in outcome
+    assert '<span class="tag tag-kept" id="verdict-kept">kept by edna</span>' in outcome
+    assert "high confidence" in card
+    assert "ClaimCheck proposed" not in card and 'id="verdict-editor"' not in card
+
+
+def test_a_verdict_no_editor_has_touched_shows_as_it_always_did(editor_client: Client) -> None:
+    verdict: Any = VerdictFactory(
+        outcome=Outcome.TRUE, claim__fact_check_score=0.9, claim__fact_check_tier="high"
+    )
+
+    card = _card(editor_client, verdict.claim)
+
+    assert 'badge-true badge-xl">True</span>' in card and "high confidence" in card
+    assert card.index('id="verdict-summary"') < card.index('id="verdict-confidence"')
+    assert "kept by" not in card and "ClaimCheck proposed" not in card
+    assert 'id="verdict-editor"' not in card
+
+
+def test_an_override_through_the_api_leads_the_card_too(editor_client: Client, api: Client) -> None:
+    verdict: Any = VerdictFactory(
+        outcome=Outcome.TRUE, claim__fact_check_score=0.9, claim__fact_check_tier="high"
+    )
+    api.post(
+        f"/api/claims/{verdict.claim.pk}/override",
+        data=json.dumps({"outcome": "false", "reason": "The second source retracted"}),
+        content_type="application/json",
+    )
+
+    editor, proposed = _card(editor_client, verdict.claim).split("ClaimCheck proposed</h3>")
+
+    assert 'badge-false badge-xl">False</span>' in editor and "confidence" not in editor
+    assert "The second source retracted" in editor
+    assert 'badge-true">True</span>' in proposed and "high confidence" in proposed
 
 
 def test_a_re_run_queues_a_fresh_run_and_keeps_the_old_verdict(editor_client: Client) -> None:
