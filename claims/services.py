@@ -362,6 +362,7 @@ def claim_mark_reviewed(*, claim: Claim, editor: User) -> None:
         claim=locked,
         kind=EventKind.REVIEW,
         message=f"{editor.get_username()} reviewed the verdict and kept it",
+        payload={"kept_by": editor.get_username()},
     )
 
 

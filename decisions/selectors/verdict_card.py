@@ -43,7 +43,8 @@ class VerdictCard:
         return Outcome(self.proposed).label
 
 
-# `claims.services.claim_mark_reviewed` writes this line; it names the editor who kept the verdict.
+# `claims.services.claim_mark_reviewed` writes this step with the editor in its payload
+# (`kept_by`); steps stored before it did name the editor only in this line.
 _KEPT = re.compile(r"^(?P<editor>\S+) reviewed the verdict and kept it$")
 
 
@@ -61,10 +62,12 @@ def _kept_by_review(verdict: Verdict, events: list[PipelineEvent]) -> EditorWord
     for event in reversed(events):
         if event.kind != EventKind.REVIEW or event.created_at < verdict.decided_at:
             continue
+        payload = event.payload if isinstance(event.payload, dict) else {}
         match = _KEPT.match(event.message)
-        if match:
+        editor = str(payload.get("kept_by") or (match["editor"] if match else ""))
+        if editor:
             return EditorWord(
-                outcome=verdict.outcome, editor=match["editor"], at=event.created_at, reason=""
+                outcome=verdict.outcome, editor=editor, at=event.created_at, reason=""
             )
     return None
 
