@@ -184,7 +184,8 @@ def dashboard_charts(data: DashboardData) -> list[Chart]:
 
 
 def _verdict_confidence_chart(data: DashboardData) -> Chart:
-    """Decided claims by their fact-check score: the confidence the queue and claim page show."""
+    """Decided claims by the fact-check score of ClaimCheck's own verdict: the confidence the queue
+    and the claim page show beside its proposal (an editor's outcome carries none)."""
     tenths = [f"{n / 10:.1f} to {(n + 1) / 10:.1f}" for n in range(10)]
     tiers = data.confidence_tiers
     scored = sum(data.verdict_confidence)
