@@ -11,7 +11,9 @@ The rule, in full:
   it on its live page (`EvidenceHit.read`). Everything else is a lead.
 - The claim loop hands it each statement once and only each side's best rows
   (`retention.max_per_side`, ranked by `decisions.ranking`); what counts is judged here
-  (`hit_counts`).
+  (`hit_counts`, and `hit_fails` for the part of the rule a hit fails). `weigh` says, hit by
+  hit, whether it counted and why not: the proof, the timeline and `decisions.counting` (the
+  claim page, the API, `manage.py verify`) show that, never a rule of their own.
 - An evidence hit counts for its side with its publisher's weight (official 1.0, wire 0.8, trade
   0.6, other 0.4, social 0.0: social never counts). One publisher counts once per side, with
   its best hit: two pages of one site, or a wire story reprinted by several outlets
@@ -47,13 +49,17 @@ from decisions.types import (
     Decision,
     EvidenceHit,
     Final,
+    HitCount,
     Lean,
     LeanHint,
     NeedMoreSearch,
+    NotCounted,
+    Opposition,
     SearchHistory,
     SideTotal,
     Source,
     Totals,
+    Weighing,
 )
 from evidence.models import CONFIDENCE_RANK
 
@@ -122,12 +128,28 @@ def _weighed(hit: EvidenceHit, min_confidence: str) -> bool:
     return hit.weight > 0 and bool(hit.domain) and hit.read and sure
 
 
-def hit_counts(*, hit: EvidenceHit, question: ClaimQuestion, min_confidence: str = "low") -> bool:
-    """Whether a hit counts toward its side: read, weighed, at least `min_confidence` sure,
+def hit_fails(
+    *, hit: EvidenceHit, question: ClaimQuestion, min_confidence: str = "low"
+) -> NotCounted | None:
+    """The first part of the rule a hit fails, or None when it counts toward its side: it
+    takes a side, was read, from a publisher with a weight, at least `min_confidence` sure,
     and, when it supports a claim with a timeframe, dated inside it."""
-    if hit.stance not in SIDES or not _weighed(hit, min_confidence):
-        return False
-    return hit.stance == REFUTE or not question.has_timeframe or _dated_inside(question, hit)
+    if hit.stance not in SIDES:
+        return NotCounted.NO_SIDE
+    if not hit.read:
+        return NotCounted.LEAD
+    if not (hit.weight > 0 and hit.domain):
+        return NotCounted.NO_WEIGHT
+    if not _weighed(hit, min_confidence):
+        return NotCounted.UNSURE
+    if hit.stance == REFUTE or not question.has_timeframe or _dated_inside(question, hit):
+        return None
+    return NotCounted.OUTSIDE
+
+
+def hit_counts(*, hit: EvidenceHit, question: ClaimQuestion, min_confidence: str = "low") -> bool:
+    """Whether a hit counts toward its side (`hit_fails` finds nothing)."""
+    return hit_fails(hit=hit, question=question, min_confidence=min_confidence) is None
 
 
 def compute_totals(
@@ -155,6 +177,84 @@ def compute_totals(
     )
 
 
+def _opposition(totals: Totals, every: Totals, max_opposition: float | None) -> Opposition | None:
+    """With `max_opposition` set and exactly one side sufficient, that side's counted weight
+    against the other side's, every reading read."""
+    support_ok = totals.support.sufficient(totals.threshold)
+    refute_ok = totals.refute.sufficient(totals.threshold)
+    if max_opposition is None or support_ok == refute_ok:
+        return None
+    winner, against = (
+        (totals.support, every.refute) if support_ok else (totals.refute, every.support)
+    )
+    return Opposition(
+        side=SUPPORT if support_ok else REFUTE,
+        weight=winner.total,
+        against=against,
+        share=max_opposition,
+    )
+
+
+def _hit_count(
+    hit: EvidenceHit,
+    *,
+    question: ClaimQuestion,
+    min_confidence: str,
+    totals: Totals,
+    opposition: Opposition | None,
+) -> HitCount:
+    against = (
+        opposition is not None
+        and hit.stance != opposition.side
+        and any(h is hit for h in opposition.against.hits)
+    )
+    why = hit_fails(hit=hit, question=question, min_confidence=min_confidence)
+    if why is not None:
+        return HitCount(hit=hit, why=why, against=against)
+    side = totals.support if hit.stance == SUPPORT else totals.refute
+    if any(h is hit for h in side.hits):
+        return HitCount(hit=hit, why=None, against=against)
+    # It passed the rule, so its publisher counted on this side, with a better hit.
+    best = next(h for h in side.hits if h.publisher == hit.publisher)
+    why = NotCounted.REPRINT if hit.syndicated_from else NotCounted.WEAKER
+    return HitCount(hit=hit, why=why, counted_with=best, against=against)
+
+
+def weigh(
+    *,
+    question: ClaimQuestion,
+    history: SearchHistory,
+    threshold: float,
+    min_confidence: str = "low",
+    max_opposition: float | None = None,
+) -> Weighing:
+    """What the decision weighs, hit by hit: the totals counted (`min_confidence` sure), the
+    totals of every reading read, the opposition to a side that reached the agreement score
+    alone, and whether and why each hit counted."""
+    totals = compute_totals(
+        question=question, history=history, threshold=threshold, min_confidence=min_confidence
+    )
+    every = compute_totals(question=question, history=history, threshold=threshold)
+    opposition = _opposition(totals, every, max_opposition)
+    counts = tuple(
+        _hit_count(
+            hit,
+            question=question,
+            min_confidence=min_confidence,
+            totals=totals,
+            opposition=opposition,
+        )
+        for hit in history.evidence
+    )
+    return Weighing(
+        totals=totals,
+        every=every,
+        counts=counts,
+        opposition=opposition,
+        min_confidence=min_confidence,
+    )
+
+
 def decide_from_history(
     *,
     question: ClaimQuestion,
@@ -173,46 +273,43 @@ def decide_from_history(
     sufficiency. Only readings at least `min_confidence` sure count toward a verdict; all
     readings count toward the lean hint, which `lean` sets. `final` ends the search now (it
     stopped paying), whatever attempts remain."""
-    totals = compute_totals(
-        question=question, history=history, threshold=threshold, min_confidence=min_confidence
+    weighing = weigh(
+        question=question,
+        history=history,
+        threshold=threshold,
+        min_confidence=min_confidence,
+        max_opposition=max_opposition,
     )
+    totals = weighing.totals
     support_ok = totals.support.sufficient(threshold)
     refute_ok = totals.refute.sufficient(threshold)
-    every = compute_totals(question=question, history=history, threshold=threshold)
-    if support_ok and refute_ok:
-        return _final(
-            question, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean, every
-        )
+    if weighing.conflicting:
+        # Both sides sufficient, or one with too much weighed against it.
+        return _final(question, history, weighing, Outcome.INVALID, VerdictReason.CONFLICTING, lean)
     if support_ok or refute_ok:
-        winner, loser = (
-            (totals.support, every.refute) if support_ok else (totals.refute, every.support)
-        )
-        if max_opposition is not None and loser.total > max_opposition * winner.total + 1e-9:
-            return _final(
-                question, history, totals, Outcome.INVALID, VerdictReason.CONFLICTING, lean, every
-            )
         outcome = Outcome.TRUE if support_ok else Outcome.FALSE
-        return _final(question, history, totals, outcome, VerdictReason.SUFFICIENT, lean, every)
+        return _final(question, history, weighing, outcome, VerdictReason.SUFFICIENT, lean)
     if attempts < max_attempts and not final:
-        return NeedMoreSearch(totals=totals)
+        return NeedMoreSearch(totals=totals, weighing=weighing)
     usable = [h for h in history.evidence if h.weight > 0 and h.read and h.stance in SIDES]
     reason = VerdictReason.INSUFFICIENT if usable else VerdictReason.NO_SOURCES
-    return _final(question, history, totals, Outcome.INVALID, reason, lean, every)
+    return _final(question, history, weighing, Outcome.INVALID, reason, lean)
 
 
 def _final(
     question: ClaimQuestion,
     history: SearchHistory,
-    totals: Totals,
+    weighing: Weighing,
     outcome: Outcome,
     reason: VerdictReason,
     lean: Lean | None,
-    every: Totals,
 ) -> Final:
-    """The verdict. `totals` is what counted toward it; `every` also holds the readings too
-    unsure to count, which the lean hint and an Invalid verdict's sources show."""
+    """The verdict. `weighing.totals` is what counted toward it; `weighing.every` also holds
+    the readings too unsure to count, which the lean hint and an Invalid verdict's sources
+    show (each marked with why it did not count)."""
     from decisions.proof import write_proof
 
+    totals, every = weighing.totals, weighing.every
     hint = lean_hint(totals=every, lean=lean) if outcome == Outcome.INVALID else None
     sources = select_sources(
         totals=totals if outcome != Outcome.INVALID else every, outcome=outcome
@@ -235,8 +332,8 @@ def _final(
         support_total=totals.support.total,
         refute_total=totals.refute.total,
     )
-    proof = write_proof(question=question, result=result, totals=totals)
-    return Final(result=replace(result, proof=proof), totals=totals)
+    proof = write_proof(question=question, result=result, totals=totals, weighing=weighing)
+    return Final(result=replace(result, proof=proof), totals=totals, weighing=weighing)
 
 
 def _date(value: datetime | None) -> str | None:

@@ -15,11 +15,12 @@ import nh3
 
 from claims.models import Outcome
 from decisions.models import VerdictReason
+from decisions.uncounted import conflict_words, left_out, why_words
 from integrations import llm
 
 if TYPE_CHECKING:
     from decisions.models import Override
-    from decisions.types import AgentResult, ClaimQuestion, Source, Totals
+    from decisions.types import AgentResult, ClaimQuestion, Source, Totals, Weighing
 
 _REASON_TEXT = {
     VerdictReason.SUFFICIENT: "enough independent, weighted sources agree",
@@ -51,7 +52,21 @@ def _timeframe(question: ClaimQuestion) -> str:
     return ""
 
 
-def _source_line(number: int, source: Source) -> str:
+def _not_counted(weighing: Weighing | None) -> dict[tuple[str, str], str]:
+    """Why each address's reading of a side did not count, for the sources listed: an
+    address counts for a side when any of its readings of that side counted."""
+    if weighing is None:
+        return {}
+    counted = {(c.hit.url, c.hit.stance) for c in weighing.counts if c.counted}
+    notes: dict[tuple[str, str], str] = {}
+    for count in weighing.counts:
+        key = (count.hit.url, count.hit.stance)
+        if key not in counted and key not in notes:
+            notes[key] = why_words(count, min_confidence=weighing.min_confidence)
+    return notes
+
+
+def _source_line(number: int, source: Source, note: str = "") -> str:
     dates = []
     if source.event_date:
         dates.append(f"event {source.event_date}")
@@ -64,10 +79,20 @@ def _source_line(number: int, source: Source) -> str:
     who = f"{_escape(publisher)}, " if publisher else ""
     quote = f': "{_escape(source.excerpt[:280])}"' if source.excerpt else ""
     title = _escape(source.title)
+    uncounted = f"; not counted: {_escape(note)}" if note else ""
     return (
         f"{number}. [{title}]({source.url}) ({who}{source.tier}, weight {source.weight:.1f},"
-        f" {source.stance}{when}){quote}"
+        f" {source.stance}{when}{uncounted}){quote}"
     )
+
+
+def _source_lines(
+    sources: list[Source], notes: dict[tuple[str, str], str], first: int
+) -> list[str]:
+    return [
+        _source_line(i, s, notes.get((s.url, s.stance), ""))
+        for i, s in enumerate(sources, start=first)
+    ]
 
 
 def _sources_heading(result: AgentResult) -> str:
@@ -78,7 +103,25 @@ def _sources_heading(result: AgentResult) -> str:
     return "**Sources weighed**"
 
 
-def template_proof(*, question: ClaimQuestion, result: AgentResult, totals: Totals) -> str:
+def _totals_line(totals: Totals, weighing: Weighing | None) -> str:
+    """Each side's counted weight and, when readings that took a side count toward neither,
+    how many and why: the numbers the decision line and the evidence table show."""
+    line = (
+        f"Support {totals.support.total:.1f} from {len(totals.support.domains)} publisher(s), "
+        f"refute {totals.refute.total:.1f} from {len(totals.refute.domains)} publisher(s); "
+        f"a side needs {totals.threshold:.1f} from at least two independent publishers."
+    )
+    missing = left_out(weighing) if weighing is not None else ""
+    return f"{line} Not counted toward either total: {missing}." if missing else line
+
+
+def template_proof(
+    *,
+    question: ClaimQuestion,
+    result: AgentResult,
+    totals: Totals,
+    weighing: Weighing | None = None,
+) -> str:
     outcome = Outcome(result.outcome).label
     reason = VerdictReason(result.reason)
     lines = [
@@ -86,10 +129,11 @@ def template_proof(*, question: ClaimQuestion, result: AgentResult, totals: Tota
         "",
         f"**Verdict: {outcome}**, because {_REASON_TEXT[reason]}.",
         "",
-        f"Support {totals.support.total:.1f} from {len(totals.support.domains)} publisher(s), "
-        f"refute {totals.refute.total:.1f} from {len(totals.refute.domains)} publisher(s); "
-        f"a side needs {totals.threshold:.1f} from at least two independent publishers.",
+        _totals_line(totals, weighing),
     ]
+    conflict = conflict_words(weighing) if weighing is not None else ""
+    if reason == VerdictReason.CONFLICTING and conflict:
+        lines += ["", f"**Why they conflict:** {_escape(conflict)}"]
     if result.lean is not None:
         lines += [
             "",
@@ -101,28 +145,36 @@ def template_proof(*, question: ClaimQuestion, result: AgentResult, totals: Tota
             f"{len(totals.outside_window)} supporting source(s) dated outside the timeframe "
             "were not counted.",
         ]
+    notes = _not_counted(weighing)
     if result.sources:
         lines += ["", _sources_heading(result), ""]
-        lines += [_source_line(i, s) for i, s in enumerate(result.sources, start=1)]
+        lines += _source_lines(result.sources, notes, 1)
     if result.unsided:
-        first = len(result.sources) + 1
         lines += ["", "**Also read, not counted**", ""]
-        lines += [_source_line(i, s) for i, s in enumerate(result.unsided, start=first)]
+        lines += _source_lines(result.unsided, notes, len(result.sources) + 1)
     if not result.sources and not result.unsided:
         lines += ["", "No sources found."]
     return "\n".join(lines)
 
 
-def llm_proof(*, question: ClaimQuestion, result: AgentResult, totals: Totals) -> str:
+def llm_proof(
+    *,
+    question: ClaimQuestion,
+    result: AgentResult,
+    totals: Totals,
+    weighing: Weighing | None = None,
+) -> str:
     prompt, _ = llm.load_prompt("proof")
     numbered = "\n".join(
-        _source_line(i, s) for i, s in enumerate([*result.sources, *result.unsided], start=1)
+        _source_lines([*result.sources, *result.unsided], _not_counted(weighing), 1)
     )
+    conflict = conflict_words(weighing) if weighing is not None else ""
     user = (
         f"Claim: {question.text}{_timeframe(question)}\n"
         f"Verdict: {Outcome(result.outcome).label} ({_REASON_TEXT[VerdictReason(result.reason)]})\n"
-        f"Support total {totals.support.total:.1f}, refute total {totals.refute.total:.1f}, "
-        f"threshold {totals.threshold:.1f}.\n\nSources:\n{numbered or '(none)'}"
+        f"{_totals_line(totals, weighing)}\n"
+        + (f"Why they conflict: {conflict}\n" if conflict else "")
+        + f"\nSources:\n{numbered or '(none)'}"
     )
     reply = llm.complete_text(system=prompt, user=user, purpose="proof").value
     check_citations(reply, sources=[*result.sources, *result.unsided])
@@ -143,10 +195,18 @@ def check_citations(text: str, *, sources: list[Source]) -> None:
         )
 
 
-def write_proof(*, question: ClaimQuestion, result: AgentResult, totals: Totals) -> str:
+def write_proof(
+    *,
+    question: ClaimQuestion,
+    result: AgentResult,
+    totals: Totals,
+    weighing: Weighing | None = None,
+) -> str:
+    """The verdict's proof. With the decision's `weighing` it says why each listed reading
+    that did not count was left out, and why the sides conflict."""
     if llm.is_enabled():
-        return llm_proof(question=question, result=result, totals=totals)
-    return template_proof(question=question, result=result, totals=totals)
+        return llm_proof(question=question, result=result, totals=totals, weighing=weighing)
+    return template_proof(question=question, result=result, totals=totals, weighing=weighing)
 
 
 _ALLOWED_TAGS = {"p", "strong", "em", "a", "ol", "ul", "li", "blockquote", "code", "br", "h3", "h4"}

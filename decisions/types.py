@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from enum import StrEnum
 from typing import Literal
 
 SUPPORT = "support"
@@ -89,6 +90,86 @@ class Totals:
     """Supporting hits dated outside the claim's timeframe: reported, never counted."""
 
 
+class NotCounted(StrEnum):
+    """Why a hit, or a stored evidence row, did not count toward its side. The first five are
+    the decision's own rule (`decisions.decide.hit_fails`), in the order it asks them; then
+    the best-per-publisher rule; the last three are the claim loop's (`decisions.counting`)."""
+
+    NO_SIDE = "no_side"
+    LEAD = "lead"
+    NO_WEIGHT = "no_weight"
+    UNSURE = "unsure"
+    OUTSIDE = "outside_window"
+    WEAKER = "weaker"
+    """A weaker hit of a publisher that counted with another."""
+    REPRINT = "reprint"
+    """A syndicated copy of a story whose publisher counted with another row."""
+    BEYOND_TOP = "beyond_top"
+    COPY = "copy"
+    """A stored copy of another row's statement (`Evidence.duplicate_of`)."""
+    OLDER_RUN = "older_run"
+
+
+@dataclass(frozen=True)
+class HitCount:
+    """How the decision treated one hit: counted for its side with its weight, or why not."""
+
+    hit: EvidenceHit
+    why: NotCounted | None
+    """None when it counted."""
+    counted_with: EvidenceHit | None = None
+    """For a weaker hit or a reprint: the publisher's hit that counted instead."""
+    against: bool = False
+    """Weighed against a side that reached the agreement score (`Opposition`)."""
+
+    @property
+    def counted(self) -> bool:
+        return self.why is None
+
+
+@dataclass(frozen=True)
+class Opposition:
+    """The conflict rule's view of a side that reached the agreement score on its own: the
+    weight against it, counting every reading read (readings too unsure to count toward a
+    total included), and the most a verdict allows (`share` of the side's counted weight)."""
+
+    side: str
+    weight: float
+    against: SideTotal
+    share: float
+
+    @property
+    def allowed(self) -> float:
+        return self.share * self.weight
+
+    @property
+    def conflicts(self) -> bool:
+        return self.against.total > self.allowed + 1e-9
+
+
+@dataclass(frozen=True)
+class Weighing:
+    """Everything the decision weighed, hit by hit: the counted totals, the totals of every
+    reading read (for the lean hint and the conflict rule), and each hit's count."""
+
+    totals: Totals
+    every: Totals
+    counts: tuple[HitCount, ...]
+    opposition: Opposition | None
+    min_confidence: str
+
+    @property
+    def both_sufficient(self) -> bool:
+        threshold = self.totals.threshold
+        return self.totals.support.sufficient(threshold) and self.totals.refute.sufficient(
+            threshold
+        )
+
+    @property
+    def conflicting(self) -> bool:
+        return self.both_sufficient or (self.opposition is not None and self.opposition.conflicts)
+
+
 @dataclass(frozen=True)
 class Lean:
     """How much weight a side needs, and by how many times the other side's, for an Invalid
@@ -159,12 +240,14 @@ class AgentResult:
 class Final:
     result: AgentResult
     totals: Totals
+    weighing: Weighing | None = None
     status: Literal["final"] = "final"
 
 
 @dataclass(frozen=True)
 class NeedMoreSearch:
     totals: Totals
+    weighing: Weighing | None = None
     status: Literal["need_more_search"] = "need_more_search"
 
 
