@@ -161,6 +161,9 @@ class ClaimDetailOut(ClaimOut):
     fact_checks: list[dict[str, Any]]
     also_reported_by: list[dict[str, Any]]
     entities: list[EntityOut]
+    evidence: list[dict[str, Any]] = Field(
+        [], description="The current run's rows as shown, each with whether and why it counted"
+    )
 
 
 class ClaimPageOut(Schema):
@@ -300,6 +303,7 @@ def claim_payload(claim: Claim) -> dict[str, Any]:
             {"text": e.text, "name": e.name, "kind": e.kind}
             for e in extract_entities(claim.text, language=claim.language)
         ],
+        "evidence": selectors.claim_counting(claim=claim).as_json(),
     }
 
 

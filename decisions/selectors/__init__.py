@@ -1,8 +1,8 @@
 """The decisions app's reads, by subject: `claims` (the queue, lookups with the role check,
-the review order), `claim_page` (the timeline and everything the claim page shows),
-`verdict_card` (whose outcome a claim shows: ClaimCheck's proposal or an editor's),
-`dashboard`, and `progress` (how far a claim being checked has got). Pages and the API call the
-same ones; writes are in `decisions.services`."""
+the review order), `claim_page` (the timeline and everything the claim page shows), `counting`
+(whether and why each evidence row counted), `verdict_card` (whose outcome a claim shows:
+ClaimCheck's proposal or an editor's), `dashboard`, and `progress` (how far a claim being
+checked has got). Pages and the API call the same ones; writes are in `decisions.services`."""
 
 from decisions.selectors.claim_page import (
     AgreementBars,
@@ -37,6 +37,7 @@ from decisions.selectors.claims import (
     review_neighbour,
     saved_queue_query,
 )
+from decisions.selectors.counting import claim_counting
 from decisions.selectors.dashboard import (
     CLAIM_LATENCY_BUCKETS_S,
     PROVIDER_LATENCY_BUCKETS_MS,
@@ -75,6 +76,7 @@ __all__ = [
     "VerdictCard",
     "also_reported_by",
     "claim_channels",
+    "claim_counting",
     "claim_for_editor",
     "claim_get",
     "claim_history",

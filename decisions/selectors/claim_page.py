@@ -15,15 +15,14 @@ from django.utils.safestring import SafeString, mark_safe
 
 from claimcheck.config import get_config
 from claims.models import Claim, EventKind, PipelineEvent
-from decisions.hits import evidence_hit
+from decisions.counting import Counting, RowCount
 from decisions.models import Comment, Override, Verdict
 from decisions.proof import proof_as_shown, render_proof
-from decisions.ranking import top_per_side
 from decisions.selectors.claims import also_reported_by
+from decisions.selectors.counting import claim_counting
 from decisions.selectors.progress import DOING, Progress, progress_of
 from decisions.selectors.verdict_card import VerdictCard, proposed_proof, verdict_card
 from decisions.summary import verdict_summary
-from decisions.types import ClaimQuestion
 from evidence.entities import Entity, extract_entities
 from evidence.models import Evidence, FactCheckMatch
 
@@ -262,6 +261,22 @@ class ClaimPage:
     """Pages read that took no side, as the verdict card lists them."""
     card: VerdictCard | None = None
     """Whose outcome the verdict card leads with: ClaimCheck's proposal or an editor's."""
+    counting: Counting | None = None
+    """The shown rows as the decision weighs them: whether and why each counted."""
+
+    @property
+    def evidence_counts(self) -> list[tuple[Evidence, RowCount]]:
+        """Each shown row with its count, for the evidence table."""
+        return self.counting.shown_with_counts() if self.counting else []
+
+    @property
+    def counting_differs(self) -> bool:
+        """The rows weighed today do not give the verdict's totals: the registry or the
+        settings changed since it was decided."""
+        verdict, counting = self.verdict, self.counting
+        if verdict is None or counting is None:
+            return False
+        return not counting.agrees_with(support=verdict.support_total, refute=verdict.refute_total)
 
 
 def shown_proof(verdict: Verdict, overrides: list[Override]) -> str:
@@ -284,27 +299,8 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
     """The claim page's data. `full` is False while the claim is still running: the poll then
     skips the parts that only show once there is a verdict."""
     events = list(claim.events.order_by("sequence"))
-    rows = list(
-        Evidence.objects.filter(claim=claim, attempt__gt=claim.attempt_offset)
-        # The ranking reads a page's title when the row has none; never its text.
-        .select_related("page")
-        .defer("page__text", "page__html", "page__metadata")
-        .order_by("-weight", "id")
-    )
-    distinct = [row for row in rows if row.duplicate_of_id is None]
-    config = get_config()
-    evidence = top_per_side(
-        items=distinct,
-        hit_of=evidence_hit,
-        question=ClaimQuestion(
-            text=claim.text,
-            timeframe_start=claim.timeframe_start,
-            timeframe_end=claim.timeframe_end,
-            claim_id=claim.pk,
-        ),
-        min_confidence=config.budgets.min_confidence,
-        limit=config.retention.max_per_side,
-    )
+    counting = claim_counting(claim=claim)
+    evidence = counting.shown
     verdicts: list[Verdict] = []
     overrides: list[Override] = []
     fact_checks: list[FactCheckMatch] = []
@@ -350,9 +346,9 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         ),
         comments=comments,
         changes=_changes(verdict, verdicts),
-        copies=len(rows) - len(distinct),
-        beyond_top=len(distinct) - len(evidence),
-        max_per_side=config.retention.max_per_side,
+        copies=counting.copies,
+        beyond_top=counting.beyond_top,
+        max_per_side=get_config().retention.max_per_side,
         entities=extract_entities(claim.text, language=claim.language) if full else [],
         progress=None if claim.is_terminal else progress_of(kinds=[event.kind for event in events]),
         support_bullets=[]
@@ -362,6 +358,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         if verdict is None
         else _bullets(verdict.unsided, shown=evidence, limit=5),
         card=card,
+        counting=counting,
     )
 
 
