@@ -9,9 +9,11 @@ from typing import Any
 
 from claims.models import Claim, EventKind, Outcome, PipelineEvent
 from claims.services import event_record
+from decisions.counting import own_why
 from decisions.gate import GateDecision, ScoredLead
 from decisions.models import Verdict
-from decisions.types import Decision, Final, Totals
+from decisions.types import ClaimQuestion, Decision, Final, SideTotal, Totals
+from decisions.uncounted import conflict_words, left_out
 from evidence.models import Evidence, Page
 from evidence.services import SnippetCheck
 from harvester.services import QuerySchema, SearchRun
@@ -158,8 +160,13 @@ def crawl_event(
     )
 
 
-def evidence_event(*, run: int, row: Evidence) -> StepEvent:
-    counted = "" if row.was_read else ", a lead until checked"
+def evidence_event(
+    *, run: int, row: Evidence, question: ClaimQuestion, min_confidence: str
+) -> StepEvent:
+    """A row read. When its own reading cannot count (a lead, too unsure, outside the
+    timeframe, no weight), its line says so and why, beside the weight it shows."""
+    why = own_why(row, question=question, min_confidence=min_confidence)
+    counted = f", not counted: {why}" if why else ""
     syndicated = f", syndicated from {row.syndicated_from}" if row.syndicated_from else ""
     return StepEvent(
         EventKind.EVIDENCE,
@@ -177,6 +184,7 @@ def evidence_event(*, run: int, row: Evidence) -> StepEvent:
             "event_at": row.event_at.isoformat() if row.event_at else None,
             "in_window": row.in_window,
             "syndicated_from": row.syndicated_from,
+            "not_counted": why,
         },
     )
 
@@ -213,13 +221,34 @@ def totals_payload(totals: Totals) -> dict[str, Any]:
     }
 
 
+def _counted(side: SideTotal) -> str:
+    """The publishers a side counted, each with its weight: " (a.example 1.0, b.example 0.8)"."""
+    if not side.hits:
+        return ""
+    return " (" + ", ".join(f"{hit.publisher} {hit.weight:.1f}" for hit in side.hits) + ")"
+
+
 def decision_event(*, run: int, attempt: int, decision: Decision, threshold: float) -> StepEvent:
-    totals = decision.totals
+    """The decision's totals and what it did. From its weighing, the line also names the
+    readings that took a side but count toward neither total, and why the sides conflict."""
+    totals, weighing = decision.totals, decision.weighing
+    missing = left_out(weighing) if weighing is not None else ""
+    conflict = conflict_words(weighing) if weighing is not None else ""
     return StepEvent(
         EventKind.DECISION,
-        f"Support {totals.support.total:.1f} / refute {totals.refute.total:.1f}"
-        f" of {threshold:.1f}: " + ("final" if isinstance(decision, Final) else "search again"),
-        {"run": run, "attempt": attempt, "status": decision.status, **totals_payload(totals)},
+        f"Support {totals.support.total:.1f}{_counted(totals.support)}"
+        f" / refute {totals.refute.total:.1f}{_counted(totals.refute)} of {threshold:.1f}: "
+        + ("final" if isinstance(decision, Final) else "search again")
+        + (f" (not counted: {missing})" if missing else "")
+        + (f". The sides conflict: {conflict}" if conflict else ""),
+        {
+            "run": run,
+            "attempt": attempt,
+            "status": decision.status,
+            **totals_payload(totals),
+            "left_out": missing,
+            "conflict": conflict,
+        },
     )
 
 

@@ -211,7 +211,12 @@ def _crawl_record(
         step_record(
             claim=run.claim,
             key=run.key("evidence", row.pk),
-            event=evidence_event(run=run.number, row=row),
+            event=evidence_event(
+                run=run.number,
+                row=row,
+                question=run.question,
+                min_confidence=run.config.budgets.min_confidence,
+            ),
         )
     return page
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 
 import pytest
 from django.core.management import call_command
@@ -14,6 +15,10 @@ from demo.loader import demo_load
 pytestmark = pytest.mark.django_db
 
 CLAIM = "Veltria Motors opened its battery cell plant in Karsfeld."
+HALDEN = (
+    "Halden Rail and Nordfrakt Logistics merger was cleared by the competition authority on "
+    "21 November 2024"
+)
 
 
 def _verify(verbosity: int) -> str:
@@ -58,3 +63,45 @@ def test_verify_shows_log_lines_with_v2(caplog: pytest.LogCaptureFixture) -> Non
     assert any(
         record.name.startswith(("harvester", "evidence", "decisions")) for record in caplog.records
     )
+
+
+_READING = re.compile(
+    r"^  \[E\] (?:Supports|Refutes): (?P<domain>\S+) \((?P<tier>\w+), (?P<weight>[\d.]+)"
+    r"(?:, syndicated from (?P<original>[^,)]+))?(?P<rest>.*)\)$"
+)
+_DECISION = re.compile(r"^  \[D\] Support [\d.]+(?P<support>.*) / refute [\d.]+(?P<refute>.*) of ")
+_COUNTED = re.compile(r"^  Counted: (?P<side>supports|refutes), weight (?P<weight>[\d.]+) \| ")
+_TOTALS = re.compile(r"^Support (?P<support>[\d.]+) / refute (?P<refute>[\d.]+) \(the counted")
+
+
+@pytest.mark.parametrize("text", ["Inflation rose to 5%", HALDEN])
+def test_every_weight_verify_prints_is_counted_in_the_totals_after_it_or_says_why_not(
+    text: str,
+) -> None:
+    demo_load()
+    out = io.StringIO()
+    call_command("verify", text, stdout=out)
+    lines = out.getvalue().splitlines()
+
+    readings = 0
+    for number, line in enumerate(lines):
+        reading = _READING.match(line)
+        if reading is None:
+            continue
+        readings += 1
+        if ", not counted: " in reading["rest"]:
+            continue
+        # Not marked: its publisher counts, with its weight, in the next decision line.
+        decision = next(m for m in map(_DECISION.match, lines[number:]) if m)
+        publisher = reading["original"] or reading["domain"]
+        assert f"{publisher} " in decision["support"] + decision["refute"], line
+    assert readings
+
+    # The evidence as counted adds up to the totals printed under it.
+    counted = {"supports": 0.0, "refutes": 0.0}
+    for match in filter(None, map(_COUNTED.match, lines)):
+        counted[match["side"]] += float(match["weight"])
+    totals = next(m for m in map(_TOTALS.match, lines) if m)
+    assert f"{counted['supports']:.1f}" == totals["support"]
+    assert f"{counted['refutes']:.1f}" == totals["refute"]
+    assert "Not counted: " in out.getvalue()

@@ -10,9 +10,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models.signals import post_save
 
 from claims.models import Claim, ClaimStatus, PipelineEvent
+from decisions.counting import Counting
 from decisions.errors import ClaimError
 from decisions.pipeline import claim_pipeline_run
+from decisions.selectors import claim_counting
 from decisions.services import claim_submit, current_verdict
+from decisions.uncounted import side_word
+from evidence.models import Method
 
 _MARK = {
     "query": "?",
@@ -110,11 +114,37 @@ class Command(BaseCommand):
         self.stdout.write(
             style(f"Verdict: {verdict.get_outcome_display()} ({verdict.get_reason_display()})")
         )
+        counting = claim_counting(claim=claim)
+        self._evidence(counting)
         self.stdout.write(
-            f"Support {verdict.support_total:.1f} / refute {verdict.refute_total:.1f}; "
+            f"Support {counting.support_total:.1f} / refute {counting.refute_total:.1f} "
+            "(the counted rows above); "
             f"{counted(claim.queries_used, 'query', 'queries')}, "
             f"{counted(claim.crawls_used, 'page', 'pages')} read, "
             f"{counted(claim.evidence_count, 'piece', 'pieces')} of evidence"
         )
+        if not counting.agrees_with(support=verdict.support_total, refute=verdict.refute_total):
+            self.stdout.write(
+                f"The verdict was weighed as support {verdict.support_total:.1f} / refute "
+                f"{verdict.refute_total:.1f}: the registry or the settings changed since."
+            )
         self.stdout.write("")
         self.stdout.write(verdict.proof_markdown)
+
+    def _evidence(self, counting: Counting) -> None:
+        """Each row shown on the claim page: counted for which side and with which weight, or
+        why not; then why the sides conflict, when they do."""
+        self.stdout.write("Evidence, as counted:")
+        for row, count in counting.shown_with_counts():
+            reading = "snippet" if row.method == Method.SNIPPET else "page"
+            self.stdout.write(
+                f"  {count.label} | {row.domain} {side_word(row.stance)} "
+                f"({row.tier}, {row.weight:.1f}, {reading})"
+            )
+            for extra in (count.against, count.pair):
+                if extra:
+                    self.stdout.write(f"      {extra[:1].upper()}{extra[1:]}")
+        if not counting.shown:
+            self.stdout.write("  (none)")
+        if counting.conflict:
+            self.stdout.write(f"Why the sources conflict: {counting.conflict}")
