@@ -97,9 +97,25 @@ def _side(sources: Sequence[_Source], *, verb_one: str, verb_many: str) -> str:
 
 
 def verdict_summary(
-    *, outcome: str, reason: str, sources: Sequence[dict[str, Any]], lean: dict[str, Any] | None
+    *,
+    outcome: str,
+    reason: str,
+    sources: Sequence[dict[str, Any]],
+    lean: dict[str, Any] | None,
+    counted_urls: set[str] | None = None,
 ) -> str:
-    """The verdict in words: which sources, published when, said what."""
+    """The verdict in words: which sources, published when, said what. With `counted_urls`
+    (the addresses whose reading counted, as `decisions.counting` says), an undecided
+    verdict names only the sources that counted; the others are read and not counted."""
+    if counted_urls is not None and outcome == "invalid" and reason != "conflicting":
+        uncounted = [item for item in sources if item.get("url") not in counted_urls]
+        sources = [item for item in sources if item.get("url") in counted_urls]
+        if not sources and uncounted:
+            return (
+                f"{_count(len(_sources(uncounted)), 'source').capitalize()} read took a side, "
+                "and none of those readings counted (each row below says why), so it could not "
+                "be checked."
+            )
     counted = _sources(sources)
     supporting = [s for s in counted if s.stance == "support"]
     refuting = [s for s in counted if s.stance == "refute"]

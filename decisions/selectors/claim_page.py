@@ -343,6 +343,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
             reason=verdict.reason,
             sources=verdict.sources or [],
             lean=verdict.lean,
+            counted_urls={row.url for row, count in counting.shown_with_counts() if count.counted},
         ),
         comments=comments,
         changes=_changes(verdict, verdicts),

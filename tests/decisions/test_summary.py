@@ -75,3 +75,42 @@ def test_one_source_is_not_enough_and_the_lean_is_a_hint() -> None:
 def test_no_source_says_so() -> None:
     text = verdict_summary(outcome="invalid", reason="no_sources", sources=[], lean=None)
     assert text == "No source that was read took a side on this claim, so it could not be checked."
+
+
+def _at(url: str, item: dict[str, str]) -> dict[str, str]:
+    return {**item, "url": url}
+
+
+def test_an_undecided_verdict_names_only_the_sources_that_counted() -> None:
+    counted = _at(
+        "https://competition.example/decision.pdf",
+        _source("competition.example", "official", "refute", "2024-11-21", None),
+    )
+    unsure = _at(
+        "https://railtrade.example/story",
+        _source("railtrade.example", "trade", "refute", "2024-11-22", None),
+    )
+    text = verdict_summary(
+        outcome="invalid",
+        reason="insufficient",
+        sources=[counted, unsure],
+        lean=None,
+        counted_urls={"https://competition.example/decision.pdf"},
+    )
+    assert text.startswith("One source, competition.example (official)")
+    assert "railtrade.example" not in text
+    assert "not enough for a verdict" in text
+
+
+def test_an_undecided_verdict_whose_readings_all_fell_short_says_none_counted() -> None:
+    unsure = _at(
+        "https://railtrade.example/story",
+        _source("railtrade.example", "trade", "refute", "2024-11-22", None),
+    )
+    text = verdict_summary(
+        outcome="invalid", reason="insufficient", sources=[unsure], lean=None, counted_urls=set()
+    )
+    assert text == (
+        "One source read took a side, and none of those readings counted (each row below says"
+        " why), so it could not be checked."
+    )
