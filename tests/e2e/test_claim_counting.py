@@ -65,3 +65,52 @@ def test_the_authoritys_snippet_and_page_rows_say_which_one_counted(
     expect(_count_line(page, decision)).to_contain_text("Counted: refutes, weight 1.0")
     page.locator(f"tbody#evidence-{snippet.pk}").scroll_into_view_if_needed()
     screenshot("claim-evidence-counted")
+
+
+NORDVIK = "Halvard Energy's Nordvik offshore wind farm began commercial operation in December 2024."
+NASOFLU = "The Union Medicines Agency authorised the nasal flu vaccine Nasoflu in October 2024."
+
+
+def test_a_conflict_names_the_rows_that_disagree_with_their_weights(
+    live_server: Any, page: Any, editor: Any, screenshot: Any
+) -> None:
+    call_command("load_demo", stdout=io.StringIO())
+    call_command("verify", NORDVIK, stdout=io.StringIO())
+    claim = Claim.objects.get(text=NORDVIK)
+    assert claim.verdicts.get().reason == "conflicting"
+
+    sign_in(page, live_server, editor)
+    page.goto(f"{live_server.url}/claims/{claim.pk}/")
+    block = page.locator("#evidence-conflict")
+    expect(block).to_contain_text("Why the sources conflict.")
+    rows = block.locator("ul.conflict-rows li")
+    texts = [rows.nth(i).inner_text() for i in range(rows.count())]
+    stances = {("support" if "support" in t else "refute") for t in texts}
+    assert stances == {"support", "refute"}, texts
+    assert all("weight " in t for t in texts), texts
+    # Each named row links to its own row of the table.
+    first = rows.first.locator("a")
+    expect(page.locator(str(first.get_attribute("href")))).to_be_visible()
+    screenshot("claim-conflict-rows")
+
+
+def test_a_row_shown_with_a_weight_that_did_not_count_says_why_on_its_row(
+    live_server: Any, page: Any, editor: Any
+) -> None:
+    call_command("load_demo", stdout=io.StringIO())
+    call_command("verify", NASOFLU, stdout=io.StringIO())
+    claim = Claim.objects.get(text=NASOFLU)
+    blog = Evidence.objects.filter(
+        claim=claim, domain="someblog.example", duplicate_of__isnull=True
+    ).exclude(stance="neutral")
+    assert blog.exists()
+
+    sign_in(page, live_server, editor)
+    page.goto(f"{live_server.url}/claims/{claim.pk}/")
+    for row in blog:
+        expect(_count_line(page, row)).to_contain_text("Not counted: ")
+    # The verdict's own numbers: what counted on each side is what the table says counted.
+    counted = page.locator("td.ev-count.counted .ev-count-label")
+    labels = [counted.nth(i).inner_text() for i in range(counted.count())]
+    assert all(not label.startswith("Counted: refutes") for label in labels), labels
+    expect(page.locator("#verdict-reason")).to_contain_text("refute 0.0")
