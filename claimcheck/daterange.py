@@ -13,6 +13,8 @@ from typing import Annotated, TypeVar
 from django.core.exceptions import ValidationError
 from pydantic import AfterValidator, BeforeValidator
 
+from claimcheck.schemas import BlankIsNone
+
 DATE_MIN = date(1900, 1, 1)
 DATE_MAX = date(2100, 12, 31)
 _D = TypeVar("_D", bound=date)
@@ -55,12 +57,8 @@ SaneDate = Annotated[date, BeforeValidator(_written_as_date), AfterValidator(_sa
 SaneDateTime = Annotated[datetime, BeforeValidator(_written_as_date), AfterValidator(_sane)]
 
 
-def _blank_is_none(value: object) -> object:
-    return None if isinstance(value, str) and not value.strip() else value
-
-
 # A list filter's date: left empty (`?from=&to=`, as a form sends it) it filters nothing.
-FilterDate = Annotated[SaneDate | None, BeforeValidator(_blank_is_none)]
+FilterDate = Annotated[SaneDate | None, BlankIsNone]
 
 
 def validate_date_range(value: date | datetime | None) -> None:

@@ -30,13 +30,10 @@ from claims.services import (
     claim_hand_back,
     claim_lease_renew,
     claim_taken_over,
-    lease_expired_before,
     lease_seconds,
 )
 
 logger = logging.getLogger(__name__)
-
-__all__ = ["ClaimLeaseLost", "claim_lease", "every", "lease_checkpoint", "lease_expired_before"]
 
 
 def every(interval: float, stop: threading.Event, action: Any, name: str) -> None:

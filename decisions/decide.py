@@ -112,7 +112,7 @@ def _side(hits: list[EvidenceHit]) -> SideTotal:
     )
 
 
-def _dated_inside(question: ClaimQuestion, hit: EvidenceHit) -> bool:
+def dated_inside(question: ClaimQuestion, hit: EvidenceHit) -> bool:
     """Whether a supporting hit fits the claim's timeframe. A window with a start needs the
     event dated inside it. A timeframe with only an end ("by the end of 2023") asks whether
     something was so by then: a hit that gives no date for it cannot place it after the end
@@ -142,7 +142,7 @@ def hit_fails(
         return NotCounted.NO_WEIGHT
     if not _weighed(hit, min_confidence):
         return NotCounted.UNSURE
-    if hit.stance == REFUTE or not question.has_timeframe or _dated_inside(question, hit):
+    if hit.stance == REFUTE or not question.has_timeframe or dated_inside(question, hit):
         return None
     return NotCounted.OUTSIDE
 

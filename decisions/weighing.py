@@ -22,6 +22,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from decisions.decide import dated_inside
 from decisions.types import REFUTE, SUPPORT, ClaimQuestion, EvidenceHit
 
 MODEL_PATH = Path(__file__).with_name("outcome_model.json")
@@ -57,19 +58,13 @@ class Reading:
         return max(0.0, min(1.0, self.weight * self.probability))
 
 
-def _dated_inside(question: ClaimQuestion, hit: EvidenceHit) -> bool:
-    if hit.in_window is not None:
-        return hit.in_window
-    return question.timeframe_start is None
-
-
 def reading_of(hit: EvidenceHit, *, question: ClaimQuestion) -> Reading | None:
     """The hit as a reading, or None when it cannot weigh: it takes no side, was not read
     where it was published, its publisher has no weight, or it supports a claim with a
     timeframe and is dated outside it (another event, not the claimed one)."""
     if hit.stance not in (SUPPORT, REFUTE) or not hit.read or hit.weight <= 0 or not hit.domain:
         return None
-    if hit.stance == SUPPORT and question.has_timeframe and not _dated_inside(question, hit):
+    if hit.stance == SUPPORT and question.has_timeframe and not dated_inside(question, hit):
         return None
     share = CONFIDENCE_SHARE.get(hit.confidence, 0.5)
     probability = max(0.0, min(1.0, hit.stance_score)) * share
@@ -154,7 +149,7 @@ def outcome_model(path: Path = MODEL_PATH) -> OutcomeModel:
 
 
 @dataclass(frozen=True)
-class Weighing:
+class OutcomeProposal:
     probabilities: dict[str, float]
     """P(True), P(False), P(not decidable), keyed by "true", "false", "invalid"."""
     proposed: str
@@ -165,12 +160,12 @@ class Weighing:
     refute: Side
 
 
-def weigh(readings: list[Reading], model: OutcomeModel | None = None) -> Weighing:
+def outcome_propose(readings: list[Reading], model: OutcomeModel | None = None) -> OutcomeProposal:
     model = model or outcome_model()
     probabilities = model.probabilities(features(readings))
     lean = "true" if probabilities["true"] >= probabilities["false"] else "false"
     proposed = lean if probabilities[lean] >= model.thresholds[lean] else "invalid"
-    return Weighing(
+    return OutcomeProposal(
         probabilities=probabilities,
         proposed=proposed,
         lean=lean,

@@ -11,19 +11,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from decisions.weighing import Reading, outcome_model, weigh
+from decisions.weighing import OutcomeModel, Reading, outcome_model, outcome_propose
 from evaluation.metrics import coverage, decisive_precision, score
 from evaluation.runner import ClaimResult
 
 
-def weighed_proposals(results: Sequence[ClaimResult]) -> list[dict[str, Any]]:
+def weighed_proposals(results: Sequence[ClaimResult], model: OutcomeModel) -> list[dict[str, Any]]:
     """Per claim: the proposed outcome ("invalid" where neither reaches its threshold), the
     lean and the three probabilities."""
-    model = outcome_model()
     found = []
     for result in results:
         readings = [Reading(**reading) for reading in result.readings]
-        weighing = weigh(readings, model)
+        weighing = outcome_propose(readings, model)
         found.append(
             {
                 "key": result.key,
@@ -38,10 +37,10 @@ def weighed_proposals(results: Sequence[ClaimResult]) -> list[dict[str, Any]]:
 def weighed_report(
     results: Sequence[ClaimResult], names: dict[str, str], labels: list[str]
 ) -> dict[str, Any]:
-    proposals = weighed_proposals(results)
+    model = outcome_model()
+    proposals = weighed_proposals(results, model)
     gold = [r.gold for r in results]
     proposed = [p["proposed"] for p in proposals]
-    model = outcome_model()
     scores = score(
         gold=[names[g] for g in gold], predicted=[names[p] for p in proposed], labels=labels
     )

@@ -62,9 +62,10 @@ def search_run_for_editor(*, user: User, run_id: int) -> SearchRun:
     return run
 
 
-def processed_results(*, run: SearchRun) -> list[ProcessedResult]:
-    """What downstream steps read: the merged list of a run, best first."""
-    return list(run.processed_results.order_by("-confidence", "best_rank", "id"))
+def processed_results(*, run: SearchRun, limit: int | None = None) -> list[ProcessedResult]:
+    """What downstream steps read: the merged list of a run, best first (the first `limit`)."""
+    rows = run.processed_results.order_by("-confidence", "best_rank", "id")
+    return list(rows if limit is None else rows[:limit])
 
 
 def provider_counts(*, run: SearchRun) -> dict[str, int]:

@@ -88,7 +88,7 @@ def run_history(run: Run, *, leads_as_read: bool = False) -> SearchHistory:
 
 
 def leads_of(search_run: SearchRun, top_k: int) -> list[Lead]:
-    rows = processed_results(run=search_run)
+    rows = processed_results(run=search_run, limit=top_k)
     return [
         Lead(
             url=row.url,
@@ -97,7 +97,7 @@ def leads_of(search_run: SearchRun, top_k: int) -> list[Lead]:
             published=row.published,
             providers=list(row.providers),
         )
-        for row in rows[:top_k]
+        for row in rows
     ]
 
 

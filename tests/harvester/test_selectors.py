@@ -50,6 +50,7 @@ def test_processed_results_come_best_first() -> None:
     high_early = ProcessedResultFactory.create(run=run, confidence=2, best_rank=2)
 
     assert processed_results(run=run) == [high_early, high_late, low]
+    assert processed_results(run=run, limit=2) == [high_early, high_late]
 
 
 def test_provider_metrics_are_the_newest_runs_first_within_the_limit_and_the_day() -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from decisions.weighing import OUTCOMES, Reading, features, outcome_model, weigh
+from decisions.weighing import OUTCOMES, Reading, features, outcome_model, outcome_propose
 from training.outcome import fit, logistic, thresholds
 from training.outcome.data import ReportError, read_reports
 
@@ -68,14 +68,14 @@ def test_strong_support_from_several_publishers_is_fitted_as_almost_surely_true(
     out = tmp_path / "model.json"
     fit.main([str(report), "--out", str(out)])
     model = outcome_model(out)
-    weighed = weigh(_strong_support(), model)
+    weighed = outcome_propose(_strong_support(), model)
     assert weighed.probabilities["true"] > 0.9
     assert weighed.proposed == "true"
     refuted = [
         Reading(side="refute", publisher=r.publisher, weight=0.9, probability=0.9)
         for r in _strong_support()
     ]
-    assert weigh(refuted, model).probabilities["false"] > 0.9
+    assert outcome_propose(refuted, model).probabilities["false"] > 0.9
     nothing = model.probabilities(features([]))
     assert max(nothing, key=nothing.__getitem__) == "invalid"
     card = json.loads(out.read_text())["card"]
@@ -161,7 +161,9 @@ def test_the_fit_proposes_what_the_product_would_for_every_claim(tmp_path: Path)
         ]
     )
     proposed = thresholds.propose(p, model.thresholds)
-    product = [weigh([Reading(**x) for x in r["readings"]], model).proposed for r in decided]
+    product = [
+        outcome_propose([Reading(**x) for x in r["readings"]], model).proposed for r in decided
+    ]
     assert proposed == product
 
 

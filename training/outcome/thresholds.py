@@ -1,7 +1,7 @@
 """The probability at which True or False is proposed, and the figures of the proposals.
 
-A claim's proposal follows `decisions.weighing.weigh`: it leans to the likelier of true and
-false (true on a tie), and that outcome is proposed where its probability reaches its
+A claim's proposal follows `decisions.weighing.outcome_propose`: it leans to the likelier of
+true and false (true on a tie), and that outcome is proposed where its probability reaches its
 threshold; otherwise the claim is left "invalid" (not decided). Each threshold is the lowest on
 GRID at which, among the claims that would be given that outcome, at least `precision` are
 right, with at least `min_decisions` such claims to show it; NEVER where none is.
