@@ -35,7 +35,7 @@ import torch
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from transformers import AutoModelForSequenceClassification
 
-from training.stance import calibrate, encoders, recipe
+from training.stance import calibrate, encoders, recipe, warmstart
 from training.stance import pairs as data
 from training.stance.report import macro_report, print_report
 
@@ -117,6 +117,8 @@ def fingerprint(args: argparse.Namespace, train: list[data.Pair]) -> str:
     digest = hashlib.sha256()
     for key in ("base", "epochs", "batch_size", "lr", "max_length", "seed", "sets", "limit"):
         digest.update(f"{key}={getattr(args, key)};".encode())
+    if args.init:
+        digest.update(b"init=" + hashlib.sha256(args.init.read_bytes()).digest())
     for pair in train:
         digest.update(f"{pair.claim}\x00{pair.evidence}\x00{pair.label}\x01".encode())
     return digest.hexdigest()[:16]
@@ -197,6 +199,20 @@ def fine_tune(args, model, encoded, train, token_types: bool, started: float) ->
             saved_at = now
 
 
+def start_from(model, path: Path, tokenizer, held: list[data.Pair], token_types: bool) -> None:
+    """Load a shipped model's weights and show that the loaded model reads like its ONNX copy
+    (they differ only by the copy's int8 activations)."""
+    warmstart.load_into(model, path)
+    sample = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in held[::40]])
+    ours = predict_logits(torch_runner(model), sample, token_types, 1)
+    theirs = predict_logits(onnx_runner(path), sample, token_types, 1)
+    print(
+        f"started from {path}: on {len(sample)} held-out pairs the loaded model and the ONNX copy"
+        f" agree on {warmstart.agreement(ours, theirs):.3f} of readings",
+        flush=True,
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--eval-root", type=Path, default=ROOT.parent / "shared" / "eval")
@@ -211,6 +227,12 @@ def main() -> int:
     )
     parser.add_argument(
         "--open", action="store_true", help="train on the openly licensed sets alone"
+    )
+    parser.add_argument(
+        "--init",
+        type=Path,
+        default=None,
+        help="start from this shipped int8 stance.onnx instead of the bare encoder",
     )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
@@ -246,6 +268,8 @@ def main() -> int:
         model = AutoModelForSequenceClassification.from_pretrained(
             str(base), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id=INDEX
         )
+        if args.init:
+            start_from(model, args.init, tokenizer, held, encoder.token_types)
         encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in train])
         fine_tune(args, model, encoded, train, encoder.token_types, started)
 
@@ -286,6 +310,7 @@ def main() -> int:
             "base": encoder.described,
             "token_types": encoder.token_types,
             "seed": args.seed,
+            "started_from": str(args.init) if args.init else "the bare encoder",
             "epochs": args.epochs,
             "learning_rate": args.lr,
             "batch_size": args.batch_size,
