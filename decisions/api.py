@@ -15,6 +15,12 @@ from claimcheck.roles import AuthenticatedHttpRequest, require_editor
 from claimcheck.schemas import OFFSET_MAX, BlankIsNone, ErrorOut, InputSchema
 from claims.models import Claim, ClaimStatus, Outcome
 from decisions import selectors
+from decisions.api_schemas import (
+    ClaimDetailOut,
+    ClaimPageOut,
+    ClaimsCreatedOut,
+    OverrideOut,
+)
 from decisions.models import Override
 from decisions.services import claim_submit, claims_submit_many, verdict_override
 from evidence.entities import extract_entities
@@ -27,150 +33,6 @@ class ClaimIn(InputSchema):
     timeframe_start: SaneDateTime | SaneDate | None = None
     timeframe_end: SaneDateTime | SaneDate | None = None
     source_channel: str = ""
-
-
-class ClaimCreatedOut(Schema):
-    id: int
-    status: str
-    created: bool
-    url: str
-
-
-class ClaimsCreatedOut(Schema):
-    ids: list[int]
-    claims: list[ClaimCreatedOut]
-
-
-class SourceOut(Schema):
-    url: str
-    title: str
-    pub_date: str | None
-    excerpt: str
-    tier: str = ""
-    stance: str = ""
-    weight: float = 0.0
-    event_date: str | None = None
-    publisher: str = ""
-    syndicated_from: str = ""
-
-
-class LeanOut(Schema):
-    outcome: str
-    weight: float
-    sources: list[str]
-    text: str
-
-
-class AgentResultOut(Schema):
-    outcome: str
-    reason: str
-    proof: str
-    sources: list[SourceOut]
-    unsided: list[SourceOut] = []
-    lean: LeanOut | None = None
-    debug: dict[str, Any]
-    support_total: float
-    refute_total: float
-    decided_at: datetime
-
-
-class OverrideOut(Schema):
-    id: int
-    editor: str
-    from_outcome: str
-    to_outcome: str
-    reason: str
-    at: datetime
-
-
-class EventOut(Schema):
-    sequence: int
-    kind: str
-    message: str
-    payload: dict[str, Any]
-    at: datetime
-
-
-class FactCheckOut(Schema):
-    """How far to lean on the verdict: a score from 0 to 1 and a tier (high, medium, low)."""
-
-    score: float
-    tier: str
-    note: str
-
-
-class ProposalOut(Schema):
-    """What ClaimCheck itself proposed for the claim's current run, and its confidence in that."""
-
-    outcome: str
-    fact_check: FactCheckOut | None
-
-
-class EditorVerdictOut(Schema):
-    """The outcome an editor set over ClaimCheck's proposal: who, when and why."""
-
-    outcome: str
-    editor: str
-    reason: str
-    at: datetime | None
-
-
-class ClaimOut(Schema):
-    id: int
-    text: str
-    status: str
-    outcome: str | None = Field(
-        description="What the claim shows: the editor's outcome when `overridden`, "
-        "else ClaimCheck's own (`proposed.outcome`)"
-    )
-    overridden: bool
-    timeframe_start: datetime | None
-    timeframe_end: datetime | None
-    source_channel: str
-    language: str
-    language_confidence: float | None
-    created_at: datetime
-    decided_at: datetime | None
-    error: str
-    queries_used: int
-    crawls_used: int
-    evidence_count: int
-    fact_check: FactCheckOut | None = Field(
-        description="ClaimCheck's confidence in its own proposal (`proposed.outcome`), never in "
-        "an editor's outcome; the same as `proposed.fact_check`"
-    )
-    proposed: ProposalOut | None = Field(
-        None, description="ClaimCheck's outcome for the current run; null until it is decided"
-    )
-
-
-class EntityOut(Schema):
-    text: str
-    name: str
-    kind: str
-
-
-class ClaimDetailOut(ClaimOut):
-    editor_verdict: EditorVerdictOut | None = Field(
-        None, description="When `overridden`: the editor's outcome (`outcome`), who, when, why"
-    )
-    result: AgentResultOut | None
-    override: OverrideOut | None
-    overrides: list[OverrideOut]
-    events: list[EventOut]
-    fact_checks: list[dict[str, Any]]
-    also_reported_by: list[dict[str, Any]]
-    entities: list[EntityOut]
-    evidence: list[dict[str, Any]] = Field(
-        [], description="The current run's rows as shown, each with whether and why it counted"
-    )
-
-
-class ClaimPageOut(Schema):
-    count: int
-    limit: int
-    offset: int
-    items: list[ClaimOut]
 
 
 class OverrideIn(InputSchema):
@@ -269,6 +131,7 @@ def claim_payload(claim: Claim) -> dict[str, Any]:
             "sources": verdict.sources,
             "unsided": verdict.unsided,
             "lean": _lean(verdict.lean),
+            "weighed": verdict.proposal,
             "debug": verdict.debug,
             "support_total": verdict.support_total,
             "refute_total": verdict.refute_total,

@@ -8,13 +8,15 @@ follows the verdict's own reading of that evidence:
 - low, otherwise, for any Invalid verdict (the evidence is short of the agreement score);
 - high: True or False, a score of at least HIGH_SCORE, and at least one counted source that is
   not social media (social sources are context, never the ground of high confidence);
-- medium: every other True or False.
+- medium: every other True or False, and a weighed one (the outcome model's probability cleared
+  its threshold short of the counting bar), whose score is that probability.
 It describes the verdict; it never changes it."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from claims.models import ConfidenceTier, Outcome
 from decisions.models import VerdictReason
@@ -38,7 +40,13 @@ def fact_check_confidence(
     refute: float,
     threshold: float,
     sources: Sequence[Source],
+    proposal: Mapping[str, Any] | None = None,
 ) -> FactCheckConfidence:
+    if reason == VerdictReason.WEIGHED and proposal and outcome in proposal["probabilities"]:
+        probability = float(proposal["probabilities"][outcome])
+        return FactCheckConfidence(
+            round(probability, 2), ConfidenceTier.MEDIUM, "weighed, short of the counting bar"
+        )
     counted = support + refute
     if counted <= 0 or reason == VerdictReason.NO_SOURCES:
         return FactCheckConfidence(0.0, ConfidenceTier.LOW, "no sources")

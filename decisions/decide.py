@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from claims.models import Outcome
 from decisions.models import VerdictReason
@@ -60,7 +61,9 @@ from decisions.types import (
     Source,
     Totals,
     Weighing,
+    dated_inside,
 )
+from decisions.weighing import proposal_for
 from evidence.models import CONFIDENCE_RANK
 
 _TIER_NAMES = {
@@ -110,16 +113,6 @@ def _side(hits: list[EvidenceHit]) -> SideTotal:
         domains=tuple(h.publisher for h in counted),
         hits=tuple(counted),
     )
-
-
-def dated_inside(question: ClaimQuestion, hit: EvidenceHit) -> bool:
-    """Whether a supporting hit fits the claim's timeframe. A window with a start needs the
-    event dated inside it. A timeframe with only an end ("by the end of 2023") asks whether
-    something was so by then: a hit that gives no date for it cannot place it after the end
-    and counts, while one dated after the end does not."""
-    if hit.in_window is not None:
-        return hit.in_window
-    return question.timeframe_start is None
 
 
 def _weighed(hit: EvidenceHit, min_confidence: str) -> bool:
@@ -291,9 +284,17 @@ def decide_from_history(
         return _final(question, history, weighing, outcome, VerdictReason.SUFFICIENT, lean)
     if attempts < max_attempts and not final:
         return NeedMoreSearch(totals=totals, weighing=weighing)
+    proposal = proposal_for(history.evidence, question=question)
+    if proposal["proposed"] in (Outcome.TRUE, Outcome.FALSE):
+        # Short of the counting bar, the weighed readings make one outcome as likely as its
+        # threshold asks (chosen for precision on labelled real claims): that is the verdict.
+        outcome = Outcome(proposal["proposed"])
+        return _final(
+            question, history, weighing, outcome, VerdictReason.WEIGHED, lean, proposal=proposal
+        )
     usable = [h for h in history.evidence if h.weight > 0 and h.read and h.stance in SIDES]
     reason = VerdictReason.INSUFFICIENT if usable else VerdictReason.NO_SOURCES
-    return _final(question, history, weighing, Outcome.INVALID, reason, lean)
+    return _final(question, history, weighing, Outcome.INVALID, reason, lean, proposal=proposal)
 
 
 def _final(
@@ -303,6 +304,8 @@ def _final(
     outcome: Outcome,
     reason: VerdictReason,
     lean: Lean | None,
+    *,
+    proposal: dict[str, Any] | None = None,
 ) -> Final:
     """The verdict. `weighing.totals` is what counted toward it; `weighing.every` also holds
     the readings too unsure to count, which the lean hint and an Invalid verdict's sources
@@ -311,9 +314,9 @@ def _final(
 
     totals, every = weighing.totals, weighing.every
     hint = lean_hint(totals=every, lean=lean) if outcome == Outcome.INVALID else None
-    sources = select_sources(
-        totals=totals if outcome != Outcome.INVALID else every, outcome=outcome
-    )
+    # A counted verdict lists what counted; a weighed or undecided one what was weighed.
+    counted = reason in (VerdictReason.SUFFICIENT, VerdictReason.CONFLICTING)
+    sources = select_sources(totals=totals if counted else every, outcome=outcome)
     result = AgentResult(
         outcome=outcome.value,
         reason=reason.value,
@@ -331,6 +334,7 @@ def _final(
         },
         support_total=totals.support.total,
         refute_total=totals.refute.total,
+        proposal=proposal or proposal_for(history.evidence, question=question),
     )
     proof = write_proof(question=question, result=result, totals=totals, weighing=weighing)
     return Final(result=replace(result, proof=proof), totals=totals, weighing=weighing)

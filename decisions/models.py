@@ -15,6 +15,7 @@ class VerdictReason(models.TextChoices):
     CONFLICTING = "conflicting", "Conflicting evidence"
     NO_SOURCES = "no_sources", "No source for or against the claim"
     LEANING = "leaning", "Leaning: below the agreement score"
+    WEIGHED = "weighed", "Weighed: the evidence makes the outcome likely"
 
 
 class Verdict(models.Model):
@@ -31,6 +32,12 @@ class Verdict(models.Model):
     )
     lean = models.JSONField(
         null=True, blank=True, help_text="where an Invalid verdict's evidence leans: a hint"
+    )
+    proposal = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="the weighed proposal: P(True), P(False), P(not decidable), the lean and what "
+        "moved it most",
     )
     debug = models.JSONField(default=dict)
     decided_at = models.DateTimeField(default=timezone.now)

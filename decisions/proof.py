@@ -8,7 +8,7 @@ proof.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import markdown as md
 import nh3
@@ -26,6 +26,10 @@ _REASON_TEXT = {
     VerdictReason.SUFFICIENT: "enough independent, weighted sources agree",
     VerdictReason.INSUFFICIENT: "the sources found do not reach the agreement threshold",
     VerdictReason.CONFLICTING: "weighty sources contradict each other",
+    VerdictReason.WEIGHED: (
+        "the weighed evidence makes it likely, short of the counting bar: a proposal for the "
+        "editor to review"
+    ),
     VerdictReason.NO_SOURCES: "no usable source was found",
     # Verdicts stored before leaning became a hint keep their reason.
     VerdictReason.LEANING: (
@@ -115,6 +119,23 @@ def _totals_line(totals: Totals, weighing: Weighing | None) -> str:
     return f"{line} Not counted toward either total: {missing}." if missing else line
 
 
+def _proposal_lines(proposal: dict[str, Any] | None) -> list[str]:
+    """The weighed proposal: its three probabilities, what it proposes (or where it leans), and
+    the witnesses that moved it most."""
+    if not proposal:
+        return []
+    p = proposal["probabilities"]
+    lines = [
+        "",
+        f"**Weighed:** {_escape(proposal['text'])} (P(True) {p['true']:.2f}, P(False) "
+        f"{p['false']:.2f}, P(not decidable) {p['invalid']:.2f}).",
+    ]
+    if proposal.get("movers"):
+        lines += ["", "**What moved it most**", ""]
+        lines += [f"- {_escape(m['text'])}" for m in proposal["movers"]]
+    return lines
+
+
 def template_proof(
     *,
     question: ClaimQuestion,
@@ -139,6 +160,7 @@ def template_proof(
             "",
             f"The evidence {_escape(result.lean.text)}: a hint for the editor, not a verdict.",
         ]
+    lines += _proposal_lines(result.proposal)
     if totals.outside_window:
         lines += [
             "",

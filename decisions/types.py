@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 SUPPORT = "support"
 REFUTE = "refute"
@@ -60,6 +60,16 @@ class EvidenceHit:
     @property
     def publisher(self) -> str:
         return self.syndicated_from or self.domain
+
+
+def dated_inside(question: ClaimQuestion, hit: EvidenceHit) -> bool:
+    """Whether a supporting hit fits the claim's timeframe. A window with a start needs the
+    event dated inside it. A timeframe with only an end ("by the end of 2023") asks whether
+    something was so by then: a hit that gives no date for it cannot place it after the end
+    and counts, while one dated after the end does not."""
+    if hit.in_window is not None:
+        return hit.in_window
+    return question.timeframe_start is None
 
 
 @dataclass
@@ -234,6 +244,9 @@ class AgentResult:
     lean: LeanHint | None = None
     unsided: list[Source] = field(default_factory=list)
     """Pages read that took no side (or whose side did not count): listed apart."""
+    proposal: dict[str, Any] | None = None
+    """The weighed proposal (`decisions.weighing.proposal_for`): P(True), P(False), P(not
+    decidable), the lean and what moved it most."""
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,11 @@ from __future__ import annotations
 import functools
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
-from decisions.decide import dated_inside
-from decisions.types import REFUTE, SUPPORT, ClaimQuestion, EvidenceHit
+from decisions.types import REFUTE, SUPPORT, ClaimQuestion, EvidenceHit, dated_inside
 
 MODEL_PATH = Path(__file__).with_name("outcome_model.json")
 
@@ -36,6 +36,8 @@ FEATURES = (
     "both_strength",
     "support_witnesses",
     "refute_witnesses",
+    "support_named",
+    "refute_named",
 )
 OUTCOMES = ("true", "false", "invalid")
 
@@ -52,6 +54,9 @@ class Reading:
     probability: float
     """How likely the reading is right, from its reader's score and confidence (0 to 1)."""
     url: str = ""
+    named: float = 1.0
+    """How far the statement names the claim's own entities (0 to 1; 1 when the claim names
+    none): a statement on the claim's topic about other people or places says little of it."""
 
     @property
     def strength(self) -> float:
@@ -74,6 +79,7 @@ def reading_of(hit: EvidenceHit, *, question: ClaimQuestion) -> Reading | None:
         weight=hit.weight,
         probability=probability,
         url=hit.url,
+        named=1.0 if hit.entity_overlap is None else max(0.0, min(1.0, hit.entity_overlap)),
     )
 
 
@@ -104,6 +110,15 @@ def side_of(readings: list[Reading], side: str) -> Side:
     return Side(strength=1.0 - doubt, witnesses=witnesses)
 
 
+def _named(side: Side) -> float:
+    """The side's strength with each witness's strength scaled by how far it names the
+    claim's entities."""
+    doubt = 1.0
+    for reading in side.witnesses:
+        doubt *= 1.0 - reading.strength * reading.named
+    return 1.0 - doubt
+
+
 def features(readings: list[Reading]) -> list[float]:
     """The model's inputs, in the order of FEATURES."""
     support, refute = side_of(readings, SUPPORT), side_of(readings, REFUTE)
@@ -114,6 +129,8 @@ def features(readings: list[Reading]) -> list[float]:
         min(support.strength, refute.strength),
         math.log1p(sum(1 for r in support.witnesses if r.strength > 0)),
         math.log1p(sum(1 for r in refute.witnesses if r.strength > 0)),
+        _named(support),
+        _named(refute),
     ]
 
 
@@ -199,3 +216,60 @@ def movers(
         found.append(Mover(reading=witness, change=change))
     found.sort(key=lambda m: (-abs(m.change), m.reading.publisher))
     return [m for m in found[:limit] if abs(m.change) >= 0.005]
+
+
+_LABELS = {"true": "True", "false": "False", "invalid": "Invalid"}
+_SIDE_WORDS = {SUPPORT: "supports", REFUTE: "refutes"}
+
+
+def proposal_text(proposal: OutcomeProposal) -> str:
+    """ "True, 0.86" where the model proposes an outcome; "leans False, 0.71; not decided"
+    where neither outcome reaches its threshold."""
+    if proposal.proposed in ("true", "false"):
+        return f"{_LABELS[proposal.proposed]}, {proposal.probabilities[proposal.proposed]:.2f}"
+    lean = proposal.lean
+    return f"leans {_LABELS[lean]}, {proposal.probabilities[lean]:.2f}; not decided"
+
+
+def mover_text(mover: Mover, outcome: str) -> str:
+    reading = mover.reading
+    sign = "+" if mover.change >= 0 else "-"
+    return (
+        f"{reading.publisher} ({_SIDE_WORDS[reading.side]}, weight {reading.weight:.1f},"
+        f" read {reading.probability:.2f} sure): {sign}{abs(mover.change):.2f}"
+        f" to P({_LABELS[outcome]})"
+    )
+
+
+def proposal_for(
+    hits: list[EvidenceHit], *, question: ClaimQuestion, model: OutcomeModel | None = None
+) -> dict[str, Any]:
+    """The claim's weighed proposal as stored on its verdict and answered by the API: the three
+    probabilities, the outcome proposed, the lean and its text, the thresholds, the witnesses
+    that moved the proposed (or leaning) outcome most, and the readings it was weighed from."""
+    model = model or outcome_model()
+    readings = readings_of(hits, question=question)
+    proposal = outcome_propose(readings, model)
+    moved_outcome = proposal.proposed if proposal.proposed != "invalid" else proposal.lean
+    moved = movers(readings, moved_outcome, model)
+    return {
+        "probabilities": {k: round(v, 4) for k, v in proposal.probabilities.items()},
+        "proposed": proposal.proposed,
+        "lean": proposal.lean,
+        "text": proposal_text(proposal),
+        "thresholds": dict(model.thresholds),
+        "moved": moved_outcome,
+        "movers": [
+            {
+                "publisher": m.reading.publisher,
+                "side": m.reading.side,
+                "url": m.reading.url,
+                "weight": m.reading.weight,
+                "probability": round(m.reading.probability, 4),
+                "change": round(m.change, 4),
+                "text": mover_text(m, moved_outcome),
+            }
+            for m in moved
+        ],
+        "readings": [asdict(r) for r in readings],
+    }

@@ -89,8 +89,8 @@ class ClaimResult:
     lean: str = ""
     evidence_rows: list[EvidenceSeen] = field(default_factory=list)
     readings: list[dict[str, Any]] = field(default_factory=list)
-    """What the outcome weighing reads in all of the claim's evidence (`decisions.weighing.
-    Reading`, as dicts): the figures the claim outcome model is fitted on."""
+    """What the verdict's weighed proposal read (`decisions.weighing.Reading`, as dicts): the
+    figures the claim outcome model is fitted on."""
 
     @property
     def correct(self) -> bool:
@@ -226,10 +226,18 @@ def run_claim(*, item: LabelledClaim, dataset: str) -> ClaimResult:
     own = set(item.page_urls)
     question = _question(claim)
     result.evidence_rows = [_seen(row, question=question, own=own) for row in rows]
-    result.readings = [
-        asdict(reading)
-        for reading in readings_of([evidence_hit(row) for row in rows], question=question)
-    ]
+    proposal = verdict.proposal if verdict is not None else None
+    # The readings the verdict's own weighed proposal was made from, so that the outcome model
+    # is fitted and measured on what the product weighs; the claim's rows for a claim that
+    # ended without a proposal.
+    result.readings = (
+        list(proposal["readings"])
+        if isinstance(proposal, dict) and "readings" in proposal
+        else [
+            asdict(reading)
+            for reading in readings_of([evidence_hit(row) for row in rows], question=question)
+        ]
+    )
     result.page_independent = _page_independent(claim, rows)
     result.own_pages = _rule(
         claim, [evidence_hit(row) for row in rows if _canonical(row.url) in own]

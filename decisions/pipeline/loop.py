@@ -75,6 +75,7 @@ def verdict_store(*, claim: Claim, result: AgentResult) -> Verdict:
             "sources": [vars(s) for s in result.sources],
             "unsided": [vars(s) for s in result.unsided],
             "lean": result.lean.as_json() if result.lean else None,
+            "proposal": result.proposal,
             "debug": result.debug,
         },
     )
@@ -85,6 +86,7 @@ def verdict_store(*, claim: Claim, result: AgentResult) -> Verdict:
         refute=verdict.refute_total,
         threshold=get_config().budgets.agreement_score,
         sources=result.sources,
+        proposal=verdict.proposal,
     )
     event = verdict_event(run=claim.run_number, verdict=verdict)
     claim_decide(

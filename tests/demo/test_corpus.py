@@ -324,7 +324,10 @@ def test_a_claim_short_of_the_agreement_score_is_invalid_and_its_lean_only_a_hin
     assert 0 < verdict.support_total < 1.6 and verdict.refute_total < verdict.support_total
     if lean_score is None:
         assert verdict.lean is None
-        assert "leans" not in verdict.proof_markdown
+        assert "a hint for the editor" not in verdict.proof_markdown
+        # The weighed proposal is not the lean hint: it is there with hints switched off.
+        assert verdict.proposal is not None and verdict.proposal["proposed"] == "invalid"
+        assert f"**Weighed:** {verdict.proposal['text']}" in verdict.proof_markdown
     else:
         assert verdict.lean is not None
         assert verdict.lean["outcome"] == "true"
