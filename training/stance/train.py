@@ -62,10 +62,19 @@ def plan(encoded: encoders.Encoded, size: int, steps: int, seed: int) -> list[li
 
 
 def predict_logits(run, encoded: encoders.Encoded, token_types: bool, size: int) -> np.ndarray:
+    """Logits in the order of `encoded`; batches of more than one pair hold pairs of similar
+    length, so that little of a batch is padding."""
+    order = sorted(range(len(encoded)), key=lambda i: len(encoded[i][0])) if size > 1 else None
+    ordered = [encoded[i] for i in order] if order else encoded
     rows = []
-    for start in range(0, len(encoded), size):
-        rows.append(run(encoders.arrays(encoded[start : start + size], token_types)))
-    return np.concatenate(rows) if rows else np.zeros((0, len(LABELS)))
+    for start in range(0, len(ordered), size):
+        rows.append(run(encoders.arrays(ordered[start : start + size], token_types)))
+    logits = np.concatenate(rows) if rows else np.zeros((0, len(LABELS)))
+    if order:
+        unsorted = np.empty_like(logits)
+        unsorted[order] = logits
+        return unsorted
+    return logits
 
 
 def torch_runner(model):
@@ -282,12 +291,16 @@ def main() -> int:
         args.out.mkdir(parents=True, exist_ok=True)
         full = Path(scratch) / "stance-fp32.onnx"
         export(model, full, encoder.token_types)
+        # fp32 activations are not quantized per run, so batches read as single pairs do.
         exported = macro_report(
-            held, labels_of(predict_logits(onnx_runner(full), held_encoded, encoder.token_types, 1))
+            held,
+            labels_of(predict_logits(onnx_runner(full), held_encoded, encoder.token_types, 64)),
         )
         print_report("held out: ONNX export (fp32)", exported)
         quantized = Path(scratch) / "stance.onnx"
-        quantize_dynamic(str(full), str(quantized), weight_type=QuantType.QInt8)
+        # A scale per output channel: one scale per tensor cost a warm-started run 0.15 of
+        # FNC-1's macro-F1 and read 37% fewer distractors as neither (DATA_CARD.md).
+        quantize_dynamic(str(full), str(quantized), weight_type=QuantType.QInt8, per_channel=True)
         int8_run = onnx_runner(quantized)
         int8 = macro_report(
             held, labels_of(predict_logits(int8_run, held_encoded, encoder.token_types, 1))
