@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -104,19 +105,21 @@ def side_of(readings: list[Reading], side: str) -> Side:
         if current is None or reading.strength > current.strength:
             best[reading.publisher] = reading
     witnesses = tuple(sorted(best.values(), key=lambda r: (-r.strength, r.publisher)))
+    return Side(strength=_together(r.strength for r in witnesses), witnesses=witnesses)
+
+
+def _together(strengths: Iterable[float]) -> float:
+    """Independent witnesses' strengths combined: 1 - prod(1 - strength)."""
     doubt = 1.0
-    for reading in witnesses:
-        doubt *= 1.0 - reading.strength
-    return Side(strength=1.0 - doubt, witnesses=witnesses)
+    for strength in strengths:
+        doubt *= 1.0 - strength
+    return 1.0 - doubt
 
 
 def _named(side: Side) -> float:
     """The side's strength with each witness's strength scaled by how far it names the
     claim's entities."""
-    doubt = 1.0
-    for reading in side.witnesses:
-        doubt *= 1.0 - reading.strength * reading.named
-    return 1.0 - doubt
+    return _together(r.strength * r.named for r in side.witnesses)
 
 
 def features(readings: list[Reading]) -> list[float]:
