@@ -8,6 +8,8 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
+
 from training.stance import inference, news, recipe
 from training.stance.records import CALIBRATION, HELD_OUT, NEUTRAL, REFUTE, SUPPORT, TRAIN, Pair
 
@@ -154,3 +156,17 @@ def test_the_recipe_caps_easy_pairs_balances_swaps_and_trains_nothing_held_out()
     assert recipe.weight_of(pair(0, "fnc-1", REFUTE, "disagree")) == 2.0
     assert recipe.weight_of(pair(0, "snli", REFUTE)) == 1.0
     assert mixed == recipe.training_mix(rows, seed=13)
+
+
+def test_a_run_weighs_sets_over_the_recipe_and_refuses_a_malformed_weight() -> None:
+    disagree = Pair("claim", "evidence", REFUTE, "fnc-1", TRAIN, "disagree")
+    liar = Pair("claim", "evidence", REFUTE, "liar-plus", TRAIN)
+
+    weights = recipe.weighed("liar-plus=3, fnc-1:disagree=2.5")
+
+    assert recipe.weight_of(liar, weights) == 3.0
+    assert recipe.weight_of(disagree, weights) == 2.5
+    assert recipe.weight_of(liar) == recipe.WEIGHTS[("liar-plus", "")]
+    for malformed in ("liar-plus", "liar-plus=x", "=2", "liar-plus=-1"):
+        with pytest.raises(ValueError, match="not a set weight"):
+            recipe.weighed(malformed)

@@ -40,8 +40,24 @@ WEIGHTS: dict[tuple[str, str], float] = {
 }
 
 
-def weight_of(pair: Pair) -> float:
-    return WEIGHTS.get((pair.source, pair.kind), WEIGHTS.get((pair.source, ""), 1.0))
+def weighed(overrides: str) -> dict[tuple[str, str], float]:
+    """WEIGHTS with a run's own: "liar-plus=3,fnc-1:disagree=2.5" (a set, or set:label kind)."""
+    weights = dict(WEIGHTS)
+    for item in filter(None, (part.strip() for part in overrides.split(","))):
+        name, sep, value = item.partition("=")
+        source, _, kind = name.partition(":")
+        try:
+            weight = float(value)
+        except ValueError:
+            weight = -1.0
+        if not sep or not source or weight < 0:
+            raise ValueError(f"not a set weight: {item!r} (write set=weight or set:kind=weight)")
+        weights[(source, kind)] = weight
+    return weights
+
+
+def weight_of(pair: Pair, weights: dict[tuple[str, str], float] = WEIGHTS) -> float:
+    return weights.get((pair.source, pair.kind), weights.get((pair.source, ""), 1.0))
 
 
 def training_mix(pairs: list[Pair], seed: int) -> list[Pair]:

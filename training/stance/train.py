@@ -124,7 +124,8 @@ def export(model, path: Path, token_types: bool) -> None:
 def fingerprint(args: argparse.Namespace, train: list[data.Pair]) -> str:
     """What a checkpoint belongs to: the arguments that shape training and the pairs."""
     digest = hashlib.sha256()
-    for key in ("base", "epochs", "batch_size", "lr", "max_length", "seed", "sets", "limit"):
+    keys = ("base", "epochs", "batch_size", "lr", "max_length", "seed", "sets", "limit", "weigh")
+    for key in keys:
         digest.update(f"{key}={getattr(args, key)};".encode())
     if args.init:
         digest.update(b"init=" + hashlib.sha256(args.init.read_bytes()).digest())
@@ -142,7 +143,8 @@ def save_checkpoint(where: Path, state: dict) -> None:
 
 def fine_tune(args, model, encoded, train, token_types: bool, started: float) -> None:
     targets = torch.tensor([INDEX[p.label] for p in train])
-    pair_weights = torch.tensor([recipe.weight_of(p) for p in train], dtype=torch.float)
+    weights = recipe.weighed(args.weigh)
+    pair_weights = torch.tensor([recipe.weight_of(p, weights) for p in train], dtype=torch.float)
     counts = Counter(p.label for p in train)
     class_weights = torch.tensor(
         [math.sqrt(len(train) / (len(LABELS) * max(counts[label], 1))) for label in LABELS]
@@ -243,6 +245,11 @@ def main() -> int:
         default=None,
         help="start from this shipped int8 stance.onnx instead of the bare encoder",
     )
+    parser.add_argument(
+        "--weigh",
+        default="",
+        help="weights over recipe.py's, e.g. liar-plus=3,covid-fact=2 (set or set:kind)",
+    )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None, help="train on this many pairs")
@@ -253,6 +260,10 @@ def main() -> int:
     args = parser.parse_args()
     if args.open:
         args.sets = ",".join(data.OPEN)
+    try:
+        recipe.weighed(args.weigh)
+    except ValueError as error:
+        parser.error(str(error))
 
     started = time.perf_counter()
     random.seed(args.seed)
@@ -329,6 +340,9 @@ def main() -> int:
             "batch_size": args.batch_size,
             "sets": list(names),
             "training_pairs": recipe.describe(train),
+            "weights": {
+                f"{s}:{k}" if k else s: w for (s, k), w in recipe.weighed(args.weigh).items()
+            },
             "calibration": fitted,
             "bars": {label: bars[label]["bar"] for label in bars},
             "calibration_split": {
