@@ -22,6 +22,7 @@ from decisions.selectors.claims import also_reported_by
 from decisions.selectors.counting import claim_counting
 from decisions.selectors.progress import DOING, Progress, progress_of
 from decisions.selectors.verdict_card import VerdictCard, proposed_proof, verdict_card
+from decisions.selectors.weighed_rows import weighed_words
 from decisions.summary import verdict_summary
 from evidence.entities import Entity, extract_entities
 from evidence.models import Evidence, FactCheckMatch
@@ -264,10 +265,14 @@ class ClaimPage:
     counting: Counting | None = None
     """The shown rows as the decision weighs them: whether and why each counted."""
 
+    weighed_rows: dict[int, str] = field(default_factory=dict)
+    """Rows the verdict's weighed proposal read, with how (`weighed_rows.weighed_words`)."""
+
     @property
-    def evidence_counts(self) -> list[tuple[Evidence, RowCount]]:
-        """Each shown row with its count, for the evidence table."""
-        return self.counting.shown_with_counts() if self.counting else []
+    def evidence_counts(self) -> list[tuple[Evidence, RowCount, str]]:
+        """Each shown row with its count and how the proposal weighed it, for the table."""
+        rows = self.counting.shown_with_counts() if self.counting else []
+        return [(row, count, self.weighed_rows.get(row.pk, "")) for row, count in rows]
 
     @property
     def counting_differs(self) -> bool:
@@ -360,6 +365,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         else _bullets(verdict.unsided, shown=evidence, limit=5),
         card=card,
         counting=counting,
+        weighed_rows={} if verdict is None else weighed_words(verdict.proposal, evidence),
     )
 
 
