@@ -39,11 +39,11 @@ def test_the_rows_a_weighed_verdict_rests_on_say_they_were_weighed(editor_client
     claim: Any = DecidedClaimFactory(
         text="The Authority cleared the Halden Rail merger", outcome=Outcome.FALSE
     )
-    agency = PageFactory(url="https://agency.example/ruling", domain="agency.example")
-    again = PageFactory(url="https://agency.example/ruling-2", domain="agency.example")
-    wire = PageFactory(url="https://wire.example/story", domain="wire.example")
-    unread = PageFactory(url="https://trade.example/note", domain="trade.example")
-    rows = {
+    agency: Any = PageFactory(url="https://agency.example/ruling", domain="agency.example")
+    again: Any = PageFactory(url="https://agency.example/ruling-2", domain="agency.example")
+    wire: Any = PageFactory(url="https://wire.example/story", domain="wire.example")
+    unread: Any = PageFactory(url="https://trade.example/note", domain="trade.example")
+    rows: dict[str, Any] = {
         "agency": EvidenceFactory(
             claim=claim, page=agency, stance=Stance.REFUTE, confidence="low", source_quote="a"
         ),
@@ -112,7 +112,7 @@ def test_the_rows_a_weighed_verdict_rests_on_say_they_were_weighed(editor_client
 
 def test_a_verdict_stored_before_weighing_marks_no_row(editor_client: Client) -> None:
     claim: Any = DecidedClaimFactory(text="The Authority cleared the merger")
-    row = EvidenceFactory(claim=claim, stance=Stance.REFUTE, source_quote="a")
+    row: Any = EvidenceFactory(claim=claim, stance=Stance.REFUTE, source_quote="a")
     VerdictFactory(claim=claim, proposal=None)
     page = editor_client.get(reverse("claim_detail", args=[claim.pk])).content.decode()
     assert "Weighed:" not in _row_html(page, row.pk)
