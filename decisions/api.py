@@ -166,8 +166,19 @@ def claim_payload(claim: Claim) -> dict[str, Any]:
             {"text": e.text, "name": e.name, "kind": e.kind}
             for e in extract_entities(claim.text, language=claim.language)
         ],
-        "evidence": selectors.claim_counting(claim=claim).as_json(),
+        "evidence": _evidence_rows(claim, verdict.proposal if verdict else None),
     }
+
+
+def _evidence_rows(claim: Claim, proposal: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """The current run's rows with their counts, and how the weighed proposal read each
+    ("" for a row it did not weigh)."""
+    counting = selectors.claim_counting(claim=claim)
+    weighed = selectors.weighed_words(proposal, counting.shown)
+    return [
+        row | {"weighed": weighed.get(shown.pk, "")}
+        for shown, row in zip(counting.shown, counting.as_json(), strict=True)
+    ]
 
 
 def _created(claim: Claim, created: bool) -> dict[str, Any]:

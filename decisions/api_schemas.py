@@ -169,7 +169,9 @@ class ClaimDetailOut(ClaimOut):
     also_reported_by: list[dict[str, Any]]
     entities: list[EntityOut]
     evidence: list[dict[str, Any]] = Field(
-        [], description="The current run's rows as shown, each with whether and why it counted"
+        [],
+        description="The current run's rows as shown, each with whether and why it counted, "
+        "and how the weighed proposal read it (`weighed`, empty when it did not)",
     )
 
 

@@ -52,6 +52,7 @@ from decisions.selectors.dashboard import (
 )
 from decisions.selectors.progress import Progress, claims_progress, progress_of
 from decisions.selectors.verdict_card import EditorWord, VerdictCard, verdict_card
+from decisions.selectors.weighed_rows import weighed_words
 
 __all__ = [
     "CLAIM_LATENCY_BUCKETS_S",
@@ -100,4 +101,5 @@ __all__ = [
     "shown_proof",
     "timeline",
     "verdict_card",
+    "weighed_words",
 ]

@@ -35,7 +35,9 @@ def _row_html(page: str, pk: int) -> str:
     return page[start : page.index("</tbody>", start)]
 
 
-def test_the_rows_a_weighed_verdict_rests_on_say_they_were_weighed(editor_client: Client) -> None:
+def _weighed_claim() -> tuple[Any, dict[str, Any]]:
+    """A False verdict reached by the weighing, on three refuting rows below the counting bar
+    (two of them one publisher's) and a row that takes no side."""
     claim: Any = DecidedClaimFactory(
         text="The Authority cleared the Halden Rail merger", outcome=Outcome.FALSE
     )
@@ -95,7 +97,11 @@ def test_the_rows_a_weighed_verdict_rests_on_say_they_were_weighed(editor_client
         refute_total=0.0,
         proposal=proposal,
     )
+    return claim, rows
 
+
+def test_the_rows_a_weighed_verdict_rests_on_say_they_were_weighed(editor_client: Client) -> None:
+    claim, rows = _weighed_claim()
     page = editor_client.get(reverse("claim_detail", args=[claim.pk])).content.decode()
 
     agency_row = _row_html(page, rows["agency"].pk)
@@ -108,6 +114,16 @@ def test_the_rows_a_weighed_verdict_rests_on_say_they_were_weighed(editor_client
     wire_row = _row_html(page, rows["wire"].pk)
     assert "Weighed: refutes, read 0.50 sure" in wire_row and "moved" not in wire_row
     assert "Weighed:" not in _row_html(page, rows["unread"].pk)
+
+
+def test_the_api_says_how_the_proposal_read_each_row(api: Client) -> None:
+    claim, rows = _weighed_claim()
+    body = api.get(f"/api/claims/{claim.pk}").json()
+    weighed = {row["id"]: row["weighed"] for row in body["evidence"]}
+    assert weighed[rows["agency"].pk] == "Weighed: refutes, read 0.60 sure; moved P(False) +0.31"
+    assert weighed[rows["wire"].pk] == "Weighed: refutes, read 0.50 sure"
+    assert weighed[rows["unread"].pk] == ""
+    assert all(row["counted"] is False for row in body["evidence"])
 
 
 def test_a_verdict_stored_before_weighing_marks_no_row(editor_client: Client) -> None:
