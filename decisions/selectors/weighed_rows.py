@@ -27,7 +27,7 @@ def weighed_words(proposal: dict[str, Any] | None, rows: Iterable[Evidence]) -> 
     strongest: dict[tuple[str, str], float] = {}
     for reading in proposal.get("readings", []):
         key = (reading["url"], reading["side"])
-        strength = reading["weight"] * reading["probability"]
+        strength = _strength(reading)
         if key not in readings or strength > _strength(readings[key]):
             readings[key] = reading
         side = (reading["publisher"], reading["side"])
