@@ -52,6 +52,7 @@ from decisions.step_events import (
 )
 from decisions.types import AgentResult, Final
 from evidence.services import snippet_evidence
+from harvester.models import RunStatus
 from harvester.services import HarvestError
 from integrations import llm
 
@@ -226,6 +227,7 @@ def _loop(run: Run) -> Verdict:
             ),
         )
     sent: set[str] = set()
+    empty: set[str] = set()
     snippets: list[str] = []
     seen: set[str] = set()
     pool: dict[str, ScoredLead] = {}
@@ -243,6 +245,7 @@ def _loop(run: Run) -> Verdict:
                 question=run.question,
                 snippets=snippets,
                 sent=sent,
+                empty=frozenset(empty),
             )
             if composed is None:
                 break  # every tweak has been tried: decide with what there is
@@ -250,6 +253,9 @@ def _loop(run: Run) -> Verdict:
         search_run = search_step(run, attempt, schema, tweak)
         sent.add(schema.compile())
         leads = leads_of(search_run, budgets.top_k_results)
+        if not leads and search_run.status == RunStatus.OK:
+            # Every provider answered, with nothing: a narrower query would find nothing too.
+            empty.add(schema.compile())
         snippets.extend(f"{lead.title} {lead.snippet}" for lead in leads)
         scored = score_leads(leads=leads, question=run.question)
         authoritative = [s.lead for s in scored if s.usable and s.tier in AUTHORITATIVE]

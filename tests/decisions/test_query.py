@@ -100,3 +100,37 @@ def test_a_tweak_that_would_repeat_a_sent_query_is_skipped() -> None:
 
     assert again is not None
     assert again.schema.compile() != broadened.schema.compile()
+
+
+def _tweaks_sent(question: ClaimQuestion, snippets: list[str], empty: frozenset[str]) -> list[str]:
+    base = compose_initial_query(question=question)
+    sent = {base.compile()}
+    names = []
+    for attempt in (2, 3, 4):
+        composed = refine_query(
+            base=base,
+            attempt=attempt,
+            question=question,
+            snippets=snippets,
+            sent=sent,
+            empty=empty,
+        )
+        assert composed is not None
+        sent.add(composed.schema.compile())
+        names.append(composed.tweak)
+    return names
+
+
+def test_a_tweak_that_only_narrows_a_query_which_found_nothing_is_skipped() -> None:
+    question = ClaimQuestion(text="Donald Trump paid $750 in federal income taxes in 2016 and 2017")
+    base = compose_initial_query(question=question)
+    snippets = ["Melania Trump at the gala", "Melania Trump spoke"]
+
+    # The first query found something: a name seen in its results narrows it usefully.
+    assert _tweaks_sent(question, snippets, frozenset())[-1] == "add a name seen in results"
+
+    # It found nothing: all of its words and one more cannot find more; the next tweak that
+    # widens the search is sent instead.
+    fourth = _tweaks_sent(question, snippets, frozenset({base.compile()}))[-1]
+    assert fourth not in {"add a name seen in results", "add the timeframe"}
+    assert fourth == "official sites only"
