@@ -96,7 +96,15 @@ def gate_event(
             "why": gate.why,
             "picks": [p.lead.url for p in gate.picks],
             "scored": [
-                {"url": s.lead.url, "tier": s.tier, "score": s.score, "cues": list(s.cues)}
+                {
+                    "url": s.lead.url,
+                    "tier": s.tier,
+                    "score": s.score,
+                    "cues": list(s.cues),
+                    "rank": s.rank,
+                    "relevance": s.relevance,
+                    "searches": s.searches,
+                }
                 for s in scored[:GATE_SCORED_SHOWN]
             ],
         },

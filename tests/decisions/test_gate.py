@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from decisions.gate import score_leads, select_for_crawl, snippet_gate
+from decisions.step_events import gate_event
 from decisions.types import ClaimQuestion
 from evidence.services import Lead
 from tests.factories import DomainFactory
@@ -191,3 +192,31 @@ def test_a_page_far_less_about_the_claim_than_one_already_read_is_not_read_next(
         scored=scored, crawled={"https://council.example/press"}, limit=2, allow_other=True
     )
     assert picks == []
+
+
+def test_the_gate_event_says_where_each_result_ranked_and_how_much_it_is_about_the_claim() -> None:
+    scored = score_leads(
+        leads=[
+            lead("https://wire.example/1"),
+            lead("https://trade.example/story", title="Markets today", snippet="Shares rose."),
+        ],
+        question=TASK,
+    )
+    gate = snippet_gate(
+        scored=scored,
+        snippets_sufficient=False,
+        crawled=set(),
+        crawls_left=4,
+        per_turn=3,
+        allow_other=False,
+    )
+
+    event = gate_event(run=1, attempt=1, gate=gate, scored=scored)
+
+    shown = {row["url"]: row for row in event.payload["scored"]}
+    assert shown["https://wire.example/1"]["rank"] == 0
+    assert shown["https://trade.example/story"]["rank"] == 1
+    assert shown["https://wire.example/1"]["relevance"] > 0.5
+    assert shown["https://trade.example/story"]["relevance"] == 0
+    assert {row["searches"] for row in shown.values()} == {1}
+    assert event.payload["picks"] == ["https://wire.example/1"]
