@@ -176,8 +176,9 @@ def _combined(lexical: Judgement, modelled: Judgement) -> Judgement:
     lexical scorer's rules are exact. So a contradiction those rules find (another number or
     share, a negation of the claim's own words, an antonym, a count of nothing, a debunk, an
     event outside the timeframe) refutes; a rumour repeated without a debunk asserts nothing;
-    the negated rest of a whole agrees; and the model's support needs a sentence that is about
-    the claim at all (its words or its meaning), not one about a like event of other parties.
+    the negated rest of a whole agrees, and so does the claim's number written otherwise; and
+    the model's support needs a sentence that is about the claim at all (its words or its
+    meaning), not one about a like event of other parties.
     Everything else is the model's reading, and a support the model only leans to counts when
     the lexical scorer is sure of it too."""
     if lexical.stance == Stance.REFUTE:
@@ -195,6 +196,14 @@ def _combined(lexical: Judgement, modelled: Judgement) -> Judgement:
             ],
         )
     if lexical.stance == Stance.SUPPORT and "complement" in lexical.reasons:
+        return replace(lexical, reasons=[*lexical.reasons, "rule"])
+    if (
+        modelled.stance == Stance.REFUTE
+        and "number_rounded" in lexical.reasons
+        and "date_outside" not in modelled.reasons
+    ):
+        # "6.96 million" against "approximately 7 million": the model reads a number written
+        # otherwise as another number; the lexical scorer compares the values.
         return replace(lexical, reasons=[*lexical.reasons, "rule"])
     if (
         modelled.stance == lexical.stance == Stance.SUPPORT

@@ -164,6 +164,8 @@ def judge(
     elif agreement.matches:
         support_bonus += 0.1
         reasons.append("number_match")
+        if agreement.rounded:
+            reasons.append("number_rounded")
     if mention is not None and any(claim.timeframe):
         if _in_timeframe(mention, claim.timeframe):
             support_bonus += 0.1

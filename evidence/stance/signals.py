@@ -225,6 +225,9 @@ class Agreement:
     # Matches that are a share against the negated rest of the whole: they account for a
     # negation that is not a contradiction.
     complements: int
+    # Matches by a value written otherwise, within rounding ("6.96 million" for "approximately
+    # 7 million"), with no passage quantity of the claim's exact value.
+    rounded: int = 0
 
 
 def number_agreement(claim: list[Quantity], passage: list[Quantity]) -> Agreement:
@@ -232,7 +235,7 @@ def number_agreement(claim: list[Quantity], passage: list[Quantity]) -> Agreemen
     same unit as a claim quantity, with a different value, when no passage quantity has the
     claim's value. A count of nothing ("no deaths") against a count of the same thing ("five
     people died") is a mismatch too. Years are left to the date checks."""
-    matches = mismatches = complements = 0
+    matches = mismatches = complements = rounded = 0
     counts = [q for q in passage if not q.is_year]
     for wanted in (q for q in claim if not q.is_year):
         zeros = [q for q in counts if q.value == 0 and _same_thing(q, wanted)]
@@ -248,9 +251,11 @@ def number_agreement(claim: list[Quantity], passage: list[Quantity]) -> Agreemen
             matches += 1
             if all(q.share and q.negated != wanted.negated for q in agreeing):
                 complements += 1
+            elif all(q.value != wanted.value for q in agreeing):
+                rounded += 1
         elif (same_unit and wanted.unit) or zeros:
             mismatches += 1
-    return Agreement(matches, mismatches, complements)
+    return Agreement(matches, mismatches, complements, rounded)
 
 
 # Words that call a statement false or doubtful rather than negating a clause.

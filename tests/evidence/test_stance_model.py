@@ -154,6 +154,32 @@ def test_a_support_the_model_only_leans_to_counts_when_the_lexical_scorer_is_sur
     )
 
 
+def test_the_claims_number_written_otherwise_is_not_read_as_another_number() -> None:
+    """The model alone reads "6.96 million" against "approximately 7 million" as a refutation;
+    the lexical scorer compares the values, and its reading stands. The same value exactly,
+    with another word swapped, stays the model's (or a rule's) to refute."""
+    claim = ClaimContext(
+        text="Nigeria's urban population at independence was approximately 7 million."
+    )
+    [rounded] = judge_sentences(
+        claim, ["The report estimates Nigeria's 1960 urban population at 6.96 million."]
+    )
+    assert rounded.stance == Stance.SUPPORT
+    assert {"number_rounded", "rule"} <= set(rounded.reasons)
+
+    model = stance_model.get()
+    assert model is not None
+    model_alone = model.read(
+        claim.text, ["The report estimates Nigeria's 1960 urban population at 6.96 million."]
+    )
+    assert model_alone[0].stance == Stance.REFUTE
+
+    swapped = ClaimContext(text="The vaccine reduced infections by 50 percent.")
+    [antonym] = judge_sentences(swapped, ["The vaccine increased infections by 50 percent."])
+    assert antonym.stance == Stance.REFUTE
+    assert "number_rounded" not in antonym.reasons
+
+
 def test_in_a_chunk_the_reading_the_reader_is_sure_of_is_the_one_kept() -> None:
     """A headline the model only guesses at must not hide the dated sentence below it that a
     rule refutes for sure, even though the headline is closer to the claim's words."""
