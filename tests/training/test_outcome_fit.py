@@ -219,3 +219,21 @@ def test_newton_stops_where_no_small_change_lowers_the_objective() -> None:
         nudge[index] = 1e-4
         assert objective(fitted.coefficients + nudge) > fitted.objective
         assert objective(fitted.coefficients - nudge) > fitted.objective
+
+
+def test_the_card_gives_each_datasets_held_out_figures_apart(tmp_path: Path) -> None:
+    clear = _clear_signal(tmp_path / "clear.json")
+    model = fit.run([clear, FIXTURE])
+
+    figures = model["card"]["figures"]
+    apart = figures["by_dataset"]
+    assert set(apart) == {"clear", "synthetic"}
+    assert apart["clear"]["claims"] + apart["synthetic"]["claims"] == figures["model"]["claims"]
+    for outcome in ("true", "false"):
+        given = sum(row["given"][outcome] for row in apart.values())
+        right = sum(row["right"][outcome] for row in apart.values())
+        assert given == figures["model"]["given"][outcome]
+        assert right <= given
+    # The clear signal is decided far more often, and more often right, than the noisy set.
+    assert apart["clear"]["coverage"] > apart["synthetic"]["coverage"]
+    assert "clear" in fit.describe(model) and "by dataset" in fit.describe(model)

@@ -77,6 +77,10 @@ def figures(p: np.ndarray, gold: list[str], predicted: list[str]) -> dict[str, o
         "coverage": coverage(predicted),
         "precision": decisive_precision(gold=gold, predicted=predicted),
         "given": {outcome: predicted.count(outcome) for outcome in OUTCOMES},
+        "right": {
+            outcome: sum(1 for g, p in zip(gold, predicted, strict=True) if p == g == outcome)
+            for outcome in OUTCOMES
+        },
         "macro_f1": scores.macro_f1,
         "accuracy": scores.accuracy,
         "log_loss": round(log_loss(p, np.asarray([OUTCOMES.index(g) for g in gold])), 4),
