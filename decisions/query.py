@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import NamedTuple
 
 from claimcheck.language import LanguageGuess, language_name
 from claimcheck.textutil import STOPWORDS, words
@@ -224,15 +225,16 @@ def _dated(base: QuerySchema) -> bool:
     return base.filters.date_after is not None or base.filters.date_before is not None
 
 
-# The tweaks that ask for the first query's words and more: worth a search only when the first
-# query found something to narrow (on the 155 AVeriTeC calibration claims, adding a name to a
-# first query that had found nothing found something once in 68 searches).
-NARROWING = frozenset({"add a name seen in results", "add the timeframe"})
+class Tweak(NamedTuple):
+    name: str
+    build: Callable[[], QuerySchema | None]
+    narrows: bool = False
+    """It asks for the first query's words and more: worth a search only when the first query
+    found something to narrow (on the 155 AVeriTeC calibration claims, adding a name to a first
+    query that had found nothing found something once in 68 searches)."""
 
 
-def _tweaks(
-    base: QuerySchema, question: ClaimQuestion, snippets: list[str]
-) -> list[tuple[str, Callable[[], QuerySchema | None]]]:
+def _tweaks(base: QuerySchema, question: ClaimQuestion, snippets: list[str]) -> list[Tweak]:
     """The refinements, most useful first. A claim's own pages rarely share every one of its
     terms, so any of its words comes first; then the claimed event at any date (a claim that
     dates an event wrongly is refuted by pages dated outside its window, which the first
@@ -240,31 +242,36 @@ def _tweaks(
     entities = snippet_entities(snippets, exclude=base.keywords)
     words_any = _with(base, boolean="OR", keywords=claim_words(question.text))
     return [
-        ("any of the claim's words", lambda: words_any),
-        (
+        Tweak("any of the claim's words", lambda: words_any),
+        Tweak(
             "the claimed event at any date",
             lambda: _with(base, date_after=None, date_before=None) if _dated(base) else None,
         ),
-        (
+        Tweak(
             "the claim's names and numbers, any date",
             lambda: _names_and_numbers(base, question),
         ),
-        (
+        Tweak(
             "add a name seen in results",
             lambda: _with(base, keywords=[*base.keywords[:5], entities[0]]) if entities else None,
+            narrows=True,
         ),
-        (
+        Tweak(
             "add the timeframe",
             lambda: (
                 _with(base, keywords=[*base.keywords, *_timeframe_terms(question)])
                 if _timeframe_terms(question)
                 else None
             ),
+            narrows=True,
         ),
-        ("official sites only", lambda: _with(base, boolean="OR", sites=_sites_for(Tier.OFFICIAL))),
-        ("wire services only", lambda: _with(base, boolean="OR", sites=_sites_for(Tier.WIRE))),
-        ("trade press only", lambda: _with(base, boolean="OR", sites=_sites_for(Tier.TRADE))),
-        ("any date", lambda: _with(base, boolean="OR", date_after=None, date_before=None)),
+        Tweak(
+            "official sites only",
+            lambda: _with(base, boolean="OR", sites=_sites_for(Tier.OFFICIAL)),
+        ),
+        Tweak("wire services only", lambda: _with(base, boolean="OR", sites=_sites_for(Tier.WIRE))),
+        Tweak("trade press only", lambda: _with(base, boolean="OR", sites=_sites_for(Tier.TRADE))),
+        Tweak("any date", lambda: _with(base, boolean="OR", date_after=None, date_before=None)),
     ]
 
 
@@ -282,11 +289,11 @@ def refine_query(
     nothing (`empty` holds the compiled queries that every provider answered with no result),
     the tweaks that narrow it are skipped: a search spent on them is one the claim goes
     without."""
-    tweaks = _tweaks(base, question, snippets)
-    for name, build in tweaks[max(0, attempt - 2) :]:
-        if name in NARROWING and base.compile() in empty:
+    base_found_nothing = base.compile() in empty
+    for tweak in _tweaks(base, question, snippets)[max(0, attempt - 2) :]:
+        if tweak.narrows and base_found_nothing:
             continue
-        schema = build()
+        schema = tweak.build()
         if schema is not None and schema.compile() not in sent:
-            return ComposedQuery(schema, name)
+            return ComposedQuery(schema, tweak.name)
     return None

@@ -132,5 +132,4 @@ def test_a_tweak_that_only_narrows_a_query_which_found_nothing_is_skipped() -> N
     # It found nothing: all of its words and one more cannot find more; the next tweak that
     # widens the search is sent instead.
     fourth = _tweaks_sent(question, snippets, frozenset({base.compile()}))[-1]
-    assert fourth not in {"add a name seen in results", "add the timeframe"}
     assert fourth == "official sites only"

@@ -220,7 +220,7 @@ def describe(model: dict[str, Any]) -> str:
             f"{row['macro_f1']:>10.3f}{row['accuracy']:>10.3f}{row['log_loss']:>10.4f}"
         )
     lines.append("The model held out, by dataset (given: proposals true / false, right):")
-    for dataset, row in validated.get("by_dataset", {}).items():
+    for dataset, row in validated["by_dataset"].items():
         given, right = row["given"], row["right"]
         lines.append(
             f"  {dataset:<18}{row['claims']:>5} claims, coverage {row['coverage']:.3f}, "
