@@ -35,7 +35,7 @@ import torch
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from transformers import AutoModelForSequenceClassification
 
-from training.stance import calibrate, encoders, recipe, warmstart
+from training.stance import calibrate, decisive, encoders, recipe, warmstart
 from training.stance import pairs as data
 from training.stance.report import macro_report, print_report
 
@@ -224,6 +224,18 @@ def start_from(model, path: Path, tokenizer, held: list[data.Pair], token_types:
     )
 
 
+def teacher(path: Path, tokenizer, token_types: bool) -> decisive.Teacher:
+    """A stance model's probabilities over (claim, sentence) pairs, one pair per run."""
+    run = onnx_runner(path)
+
+    def read(pairs: list[tuple[str, str]]) -> np.ndarray:
+        logits = predict_logits(run, encoders.encode(tokenizer, pairs), token_types, 1)
+        shifted = np.exp(logits - logits.max(-1, keepdims=True))
+        return shifted / shifted.sum(-1, keepdims=True)
+
+    return read
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--eval-root", type=Path, default=ROOT.parent / "shared" / "eval")
@@ -250,6 +262,18 @@ def main() -> int:
         default="",
         help="weights over recipe.py's, e.g. liar-plus=3,covid-fact=2 (set or set:kind)",
     )
+    parser.add_argument(
+        "--decisive",
+        default="",
+        help="also train on the sentence of each joined pair of these sets that decides it,"
+        " as the teacher reads them (decisive.py), e.g. liar-plus,covid-fact",
+    )
+    parser.add_argument(
+        "--teacher",
+        type=Path,
+        default=None,
+        help="the int8 stance.onnx that picks the deciding sentences (default: --init)",
+    )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None, help="train on this many pairs")
@@ -264,6 +288,9 @@ def main() -> int:
         recipe.weighed(args.weigh)
     except ValueError as error:
         parser.error(str(error))
+    args.teacher = args.teacher or args.init
+    if args.decisive and args.teacher is None:
+        parser.error("--decisive needs a teacher: --teacher or --init")
 
     started = time.perf_counter()
     random.seed(args.seed)
@@ -279,12 +306,15 @@ def main() -> int:
     train = recipe.training_mix(pairs, args.seed)[: args.limit or None]
     held = [p for p in pairs if p.split == data.HELD_OUT]
     tuning = [p for p in pairs if p.split == data.CALIBRATION]
-    print(f"training pairs {len(train)}: {recipe.describe(train)}")
-    print(f"calibration pairs {len(tuning)}, held-out pairs {len(held)}", flush=True)
 
     with tempfile.TemporaryDirectory() as scratch:
         base = encoders.unpack(args.base, Path(scratch) / "base")
         tokenizer = encoders.tokenizer_for(base, args.max_length)
+        if args.decisive:
+            teach = teacher(args.teacher, tokenizer, encoder.token_types)
+            train += decisive.decisive_pairs(train, teach, args.decisive.split(","))
+        print(f"training pairs {len(train)}: {recipe.describe(train)}")
+        print(f"calibration pairs {len(tuning)}, held-out pairs {len(held)}", flush=True)
         model = AutoModelForSequenceClassification.from_pretrained(
             str(base), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id=INDEX
         )
@@ -339,6 +369,10 @@ def main() -> int:
             "learning_rate": args.lr,
             "batch_size": args.batch_size,
             "sets": list(names),
+            "decisive": {
+                "sets": [name for name in args.decisive.split(",") if name],
+                "teacher": str(args.teacher) if args.decisive else "",
+            },
             "training_pairs": recipe.describe(train),
             "weights": {
                 f"{s}:{k}" if k else s: w for (s, k), w in recipe.weighed(args.weigh).items()

@@ -1,0 +1,63 @@
+"""The sentence that decides: a joined pair cut into its sentences, with the one a teacher reads
+as most on the pair's side kept as a pair of its own.
+
+LIAR-PLUS rulings and COVID-Fact evidence come as a few sentences joined, and are trained on that
+way. The pipeline reads a page one sentence at a time, and a fact-check's ruling rarely decides
+the claim in each of its sentences: it restates the claim, gives context, then takes it apart in
+one of them. Which one is not labelled. The teacher (a trained stance model) picks it: the
+sentence it reads as likeliest to take the gold side. A pair is kept only when the teacher leans
+there at least `FLOOR` of the time, so the gold label and the teacher agree on that sentence;
+the gold label keeps the teacher's errors about the claim's side out, and the teacher keeps the
+sentences of context out.
+
+Only training pairs are cut, and only after the recipe's caps (so a set's balance of labels
+holds); held-out and calibration pairs stay as they were, and figures compare across runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from training.stance.records import LABELS, REFUTE, SUPPORT, TRAIN, Pair
+
+KIND = "decisive"
+# The least probability the teacher must give the pair's label on the chosen sentence.
+FLOOR = 0.4
+# A sentence shorter than this many words is a fragment of the ruling, not a statement.
+MIN_WORDS = 5
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'\u201c])")
+
+# (claim, sentence) pairs in, one row of probabilities in LABELS order out per pair.
+Teacher = Callable[[list[tuple[str, str]]], Sequence[Sequence[float]]]
+
+
+def sentences(text: str) -> list[str]:
+    """The statements of a joined evidence text, in order."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if len(s.split()) >= MIN_WORDS]
+
+
+def decisive_pairs(pairs: list[Pair], teacher: Teacher, sources: Sequence[str]) -> list[Pair]:
+    """For each training pair of `sources` that takes a side and joins two or more
+    sentences: the sentence the teacher reads as likeliest to take that side, as a pair of
+    kind `decisive`, when the teacher gives that side at least FLOOR there."""
+    wanted = set(sources)
+    cut = [
+        (pair, parts)
+        for pair in pairs
+        if pair.split == TRAIN
+        and pair.source in wanted
+        and pair.label in (SUPPORT, REFUTE)
+        and len(parts := sentences(pair.evidence)) >= 2
+    ]
+    rows = teacher([(pair.claim, part) for pair, parts in cut for part in parts])
+    out: list[Pair] = []
+    at = 0
+    for pair, parts in cut:
+        column = LABELS.index(pair.label)
+        scores = [float(row[column]) for row in rows[at : at + len(parts)]]
+        at += len(parts)
+        best = max(range(len(parts)), key=lambda i: (scores[i], -i))
+        if scores[best] >= FLOOR:
+            out.append(Pair(pair.claim, parts[best], pair.label, pair.source, TRAIN, KIND))
+    return out
