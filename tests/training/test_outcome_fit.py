@@ -237,3 +237,45 @@ def test_the_card_gives_each_datasets_held_out_figures_apart(tmp_path: Path) -> 
     # The clear signal is decided far more often than the noisy set.
     assert apart["clear"]["coverage"] > apart["synthetic"]["coverage"]
     assert "clear" in fit.describe(model) and "by dataset" in fit.describe(model)
+
+
+def test_the_own_pages_ceiling_weighs_only_readings_of_the_claims_own_pages(
+    tmp_path: Path,
+) -> None:
+    own = _readings("support", 2, 0.9)
+    other = [
+        {
+            "side": "refute",
+            "publisher": "elsewhere.org",
+            "weight": 0.9,
+            "probability": 0.95,
+            "url": "https://elsewhere.org/another-claim",
+        }
+    ]
+    path = _write_report(tmp_path / "report.json", [("true", own + other)])
+    report = json.loads(path.read_text())
+    report["results"][0]["page_urls"] = [r["url"] for r in own]
+    path.write_text(json.dumps(report))
+
+    def as_readings(rows: list[dict[str, object]]) -> list[Reading]:
+        return [Reading(**row) for row in rows]  # type: ignore[arg-type]
+
+    everything = read_reports([path]).claims[0].x
+    ceiling = read_reports([path], own_pages_only=True).claims[0].x
+    assert everything == features(as_readings(own + other))
+    assert ceiling == features(as_readings(own))
+    assert ceiling != everything
+
+
+def test_the_own_pages_ceiling_is_printed_and_never_written_as_a_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "model.json"
+    with pytest.raises(SystemExit):
+        fit.main([str(FIXTURE), "--own-pages-only", "--out", str(out)])
+    assert not out.exists()
+
+    fit.main([str(FIXTURE), "--own-pages-only"])
+    printed = capsys.readouterr().out
+    assert "own pages only" in printed and "Wrote" not in printed
+    assert list(tmp_path.iterdir()) == []

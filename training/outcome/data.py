@@ -90,7 +90,7 @@ def reading(raw: Any, *, where: str) -> Reading:
         raise ReportError(f"{where}: a reading lacks or mistypes {exc}") from exc
 
 
-def claim(raw: dict[str, Any], *, dataset: str, where: str) -> Claim:
+def claim(raw: dict[str, Any], *, dataset: str, where: str, own_pages_only: bool = False) -> Claim:
     gold = raw.get("gold")
     if gold not in OUTCOMES:
         raise ReportError(f"{where}: gold {gold!r} is not one of {list(OUTCOMES)}")
@@ -99,12 +99,17 @@ def claim(raw: dict[str, Any], *, dataset: str, where: str) -> Claim:
             f"{where}: no readings; the report predates them, run `manage.py evaluate` again"
         )
     readings = [reading(r, where=where) for r in raw["readings"]]
+    if own_pages_only:
+        own = set(raw.get("page_urls") or ())
+        readings = [r for r in readings if r.url in own]
     return Claim(dataset=dataset, key=str(raw["key"]), gold=gold, x=features(readings))
 
 
-def read_report(path: Path, data: Data) -> None:
+def read_report(path: Path, data: Data, *, own_pages_only: bool = False) -> None:
     """Add the decided claims of one report (`evaluation.report.build_report`'s JSON, or a
-    bare list of its claim results) to `data`."""
+    bare list of its claim results) to `data`. With `own_pages_only`, a claim keeps only its
+    readings of the pages the evaluation knows to be its own (`page_urls`): what the weighing
+    would reach if the pipeline read nothing else, a ceiling to measure, never to fit on."""
     content = path.read_bytes()
     report = json.loads(content)
     if isinstance(report, dict):
@@ -120,7 +125,8 @@ def read_report(path: Path, data: Data) -> None:
         if status != DECIDED:
             left_out[status] += 1
             continue
-        data.claims.append(claim(raw, dataset=dataset, where=f"{path} claim {number}"))
+        where = f"{path} claim {number}"
+        data.claims.append(claim(raw, dataset=dataset, where=where, own_pages_only=own_pages_only))
         fitted += 1
     data.sources.append(
         Source(
@@ -133,8 +139,8 @@ def read_report(path: Path, data: Data) -> None:
     )
 
 
-def read_reports(paths: list[Path]) -> Data:
+def read_reports(paths: list[Path], *, own_pages_only: bool = False) -> Data:
     data = Data()
     for path in paths:
-        read_report(path, data)
+        read_report(path, data, own_pages_only=own_pages_only)
     return data

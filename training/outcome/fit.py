@@ -86,9 +86,10 @@ def run(
     precision: float = 0.8,
     min_decisions: int = 10,
     folds: int = FOLDS,
+    own_pages_only: bool = False,
 ) -> dict[str, Any]:
     """The model file's content: the fields the product reads, and the card."""
-    data = read_reports(paths)
+    data = read_reports(paths, own_pages_only=own_pages_only)
     if not data.claims:
         raise ValueError("no decided claims in the reports")
     gold = [c.gold for c in data.claims]
@@ -235,7 +236,13 @@ def main(argv: Sequence[str] | None = None) -> None:
         prog="python -m training.outcome.fit", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("reports", nargs="+", type=Path, help="JSON reports of manage.py evaluate")
-    parser.add_argument("--out", type=Path, required=True, help="the model file to write")
+    parser.add_argument("--out", type=Path, help="the model file to write")
+    parser.add_argument(
+        "--own-pages-only",
+        action="store_true",
+        help="print what the weighing would reach from readings of each claim's own pages alone"
+        " (the evaluation's answer key: a ceiling, never written as a model)",
+    )
     parser.add_argument("--l2", type=float, default=1.0, help="L2 strength (not on the bias)")
     parser.add_argument(
         "--balanced",
@@ -247,6 +254,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--min-decisions", type=int, default=10, help="claims to show it")
     parser.add_argument("--folds", type=int, default=FOLDS, help="cross-validation folds")
     args = parser.parse_args(argv)
+    if args.own_pages_only and args.out:
+        parser.error("--own-pages-only measures a ceiling; it writes no model (drop --out)")
+    if not args.own_pages_only and not args.out:
+        parser.error("--out is required")
     try:
         model = run(
             args.reports,
@@ -255,9 +266,14 @@ def main(argv: Sequence[str] | None = None) -> None:
             precision=args.precision,
             min_decisions=args.min_decisions,
             folds=args.folds,
+            own_pages_only=args.own_pages_only,
         )
     except (OSError, ValueError) as exc:
         parser.exit(1, f"error: {exc}\n")
+    if args.own_pages_only:
+        print("Readings of each claim's own pages only: a ceiling, not a model to ship.")
+        print(describe(model))
+        return
     args.out.write_text(json.dumps(model, indent=2) + "\n", encoding="utf-8")
     print(describe(model))
     print(f"Wrote {args.out}")
