@@ -228,10 +228,10 @@ def teacher(path: Path, tokenizer, token_types: bool) -> decisive.Teacher:
     """A stance model's probabilities over (claim, sentence) pairs, one pair per run."""
     run = onnx_runner(path)
 
-    def read(pairs: list[tuple[str, str]]) -> np.ndarray:
+    def read(pairs: list[tuple[str, str]]) -> list[list[float]]:
         logits = predict_logits(run, encoders.encode(tokenizer, pairs), token_types, 1)
         shifted = np.exp(logits - logits.max(-1, keepdims=True))
-        return shifted / shifted.sum(-1, keepdims=True)
+        return (shifted / shifted.sum(-1, keepdims=True)).tolist()
 
     return read
 
