@@ -3,6 +3,8 @@ gold side, kept only when the teacher leans there enough, and only from training
 
 from __future__ import annotations
 
+import pytest
+
 from training.stance.decisive import FLOOR, KIND, decisive_pairs, sentences
 from training.stance.records import HELD_OUT, NEUTRAL, REFUTE, SUPPORT, TRAIN, Pair
 
@@ -80,3 +82,12 @@ def test_each_pairs_sentences_are_scored_against_that_pairs_own_label() -> None:
     assert [(p.claim, p.evidence, p.label, p.kind) for p in out] == [
         ("Parks stayed open all spring.", supporting, SUPPORT, KIND)
     ]
+
+
+def test_a_named_set_with_no_pairs_is_an_error_not_a_silent_run_without_it() -> None:
+    read, asked = teacher_reading({})
+    pairs = [Pair("The mayor closed every park.", RULING, REFUTE, "liar-plus", TRAIN)]
+
+    with pytest.raises(ValueError, match="liar_plus"):
+        decisive_pairs(pairs, read, ["liar_plus"])
+    assert asked == []

@@ -40,8 +40,12 @@ def sentences(text: str) -> list[str]:
 def decisive_pairs(pairs: list[Pair], teacher: Teacher, sources: Sequence[str]) -> list[Pair]:
     """For each training pair of `sources` that takes a side and joins two or more
     sentences: the sentence the teacher reads as likeliest to take that side, as a pair of
-    kind `decisive`, when the teacher gives that side at least FLOOR there."""
+    kind `decisive`, when the teacher gives that side at least FLOOR there. A named set with
+    no pairs at all (a misspelt name) is an error, not a run quietly trained without it."""
     wanted = set(sources)
+    missing = sorted(wanted - {pair.source for pair in pairs})
+    if missing:
+        raise ValueError(f"no pairs of {', '.join(missing)} to find the deciding sentences in")
     cut = [
         (pair, parts)
         for pair in pairs

@@ -312,7 +312,10 @@ def main() -> int:
         tokenizer = encoders.tokenizer_for(base, args.max_length)
         if args.decisive:
             teach = teacher(args.teacher, tokenizer, encoder.token_types)
-            train += decisive.decisive_pairs(train, teach, args.decisive.split(","))
+            try:
+                train += decisive.decisive_pairs(train, teach, args.decisive.split(","))
+            except ValueError as error:
+                parser.error(str(error))
         print(f"training pairs {len(train)}: {recipe.describe(train)}")
         print(f"calibration pairs {len(tuning)}, held-out pairs {len(held)}", flush=True)
         model = AutoModelForSequenceClassification.from_pretrained(
