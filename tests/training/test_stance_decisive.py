@@ -91,3 +91,46 @@ def test_a_named_set_with_no_pairs_is_an_error_not_a_silent_run_without_it() -> 
     with pytest.raises(ValueError, match="liar_plus"):
         decisive_pairs(pairs, read, ["liar_plus"])
     assert asked == []
+
+
+def test_with_specific_a_sentence_that_takes_the_side_against_a_like_claim_too_is_passed_over() -> (
+    None
+):
+    subject = "Hunter Biden is a lawyer by training and a businessman."
+    deciding = "He is still alive and well today, his lawyer said."
+    ruling = f"{subject} {deciding}"
+    claim = "Hunter Biden has died."
+    foil = "Hunter Biden was paid by a gas company."
+    asked: list[tuple[str, str]] = []
+
+    def read(pairs: list[tuple[str, str]]) -> list[list[float]]:
+        asked.extend(pairs)
+        table = {
+            (claim, subject): [0.02, 0.94, 0.04],
+            (claim, deciding): [0.06, 0.84, 0.10],
+            (foil, subject): [0.05, 0.90, 0.05],
+            (foil, deciding): [0.05, 0.15, 0.80],
+        }
+        return [table.get(pair, [0.1, 0.1, 0.8]) for pair in pairs]
+
+    pairs = [
+        Pair(claim, ruling, REFUTE, "liar-plus", TRAIN),
+        Pair(
+            foil,
+            "The company paid him a fee each month, filings show.",
+            SUPPORT,
+            "liar-plus",
+            TRAIN,
+        ),
+        # Shares more words, but has the pair's own evidence: a twin of the claim, not a foil.
+        Pair("Hunter Biden has not died.", ruling, SUPPORT, "liar-plus", TRAIN),
+    ]
+
+    assert decisive_pairs(pairs, read, ["liar-plus"])[0].evidence == subject
+    asked.clear()
+    out = decisive_pairs(pairs, read, ["liar-plus"], specific=True)
+
+    assert out == [Pair(claim, deciding, REFUTE, "liar-plus", TRAIN, KIND)]
+    # Read against the twin (as the teacher reads both sentences by default) the subject
+    # sentence would still stand highest: the foil is the claim with other evidence.
+    assert (foil, deciding) in asked

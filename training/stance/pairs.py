@@ -163,8 +163,8 @@ def wice(root: Path, neutrals: int = 4) -> list[Pair]:
                 text = " ".join(sentences[i] for i in members)
                 pairs.append(Pair(claim, text, SUPPORT, "wice", split, kind or "group"))
         others = [i for i, s in enumerate(sentences) if i not in chosen and len(s.split()) >= 6]
-        words = _words(claim)
-        closest = sorted(others, key=lambda i: -len(words & _words(sentences[i])))
+        words = content_words(claim)
+        closest = sorted(others, key=lambda i: -len(words & content_words(sentences[i])))
         picked = closest[: neutrals // 2]
         rest = [i for i in others if i not in picked]
         picked += rng.sample(rest, min(neutrals - len(picked), len(rest)))
@@ -310,7 +310,8 @@ _COMMON = frozenset(
 )
 
 
-def _words(text: str) -> set[str]:
+def content_words(text: str) -> set[str]:
+    """The words of a text that say what it is about: three letters or more, not the commonest."""
     return {w for w in _WORD.findall(text.lower()) if w not in _COMMON}
 
 
@@ -341,16 +342,16 @@ def distractors(
                     evidence.setdefault(row.claim, []).append(row.evidence)
             claims = sorted(evidence)
             for claim in rng.sample(claims, min(cap, len(claims))):
-                words = _words(claim)
+                words = content_words(claim)
                 own = set(evidence[claim])
                 scored = []
                 for other in rng.sample(claims, min(candidates, len(claims))):
-                    other_words = _words(other)
+                    other_words = content_words(other)
                     if other == claim or len(words & other_words) > 0.25 * len(words | other_words):
                         continue
                     text = rng.choice(evidence[other])
                     if text not in own:
-                        scored.append((len(words & _words(text)), text))
+                        scored.append((len(words & content_words(text)), text))
                 scored.sort(key=lambda item: -item[0])
                 top = [text for overlap, text in scored[:3] if overlap > 0]
                 if top:

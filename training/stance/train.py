@@ -269,6 +269,12 @@ def main() -> int:
         " as the teacher reads them (decisive.py), e.g. liar-plus,covid-fact",
     )
     parser.add_argument(
+        "--specific",
+        action="store_true",
+        help="pick the sentence whose reading stands highest above its reading against a"
+        " like claim of the same set (decisive.py), not the likeliest alone",
+    )
+    parser.add_argument(
         "--teacher",
         type=Path,
         default=None,
@@ -313,7 +319,9 @@ def main() -> int:
         if args.decisive:
             teach = teacher(args.teacher, tokenizer, encoder.token_types)
             try:
-                train += decisive.decisive_pairs(train, teach, args.decisive.split(","))
+                train += decisive.decisive_pairs(
+                    train, teach, args.decisive.split(","), args.specific
+                )
             except ValueError as error:
                 parser.error(str(error))
         print(f"training pairs {len(train)}: {recipe.describe(train)}")
@@ -375,6 +383,7 @@ def main() -> int:
             "decisive": {
                 "sets": [name for name in args.decisive.split(",") if name],
                 "teacher": str(args.teacher) if args.decisive else "",
+                "specific": bool(args.decisive and args.specific),
             },
             "training_pairs": recipe.describe(train),
             "weights": {
