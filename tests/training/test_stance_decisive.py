@@ -134,3 +134,21 @@ def test_with_specific_a_sentence_that_takes_the_side_against_a_like_claim_too_i
     # Read against the twin (as the teacher reads both sentences by default) the subject
     # sentence would still stand highest: the foil is the claim with other evidence.
     assert (foil, deciding) in asked
+
+
+def test_with_specific_a_claim_with_no_foil_keeps_the_plain_pick() -> None:
+    refuting = "Parks in the city stayed open all spring, the parks department said."
+    read, asked = teacher_reading({refuting: [0.1, 0.8, 0.1]})
+    claim = "The mayor closed every park in May."
+    pairs = [
+        Pair(claim, RULING, REFUTE, "liar-plus", TRAIN),
+        # Shares no content word with the claim: no foil.
+        Pair(
+            "Tuition rose by half at state colleges.", "Fees went up.", SUPPORT, "liar-plus", TRAIN
+        ),
+    ]
+
+    out = decisive_pairs(pairs, read, ["liar-plus"], specific=True)
+
+    assert out == [Pair(claim, refuting, REFUTE, "liar-plus", TRAIN, KIND)]
+    assert all(asked_claim == claim for asked_claim, _ in asked)
