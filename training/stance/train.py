@@ -297,6 +297,8 @@ def main() -> int:
     args.teacher = args.teacher or args.init
     if args.decisive and args.teacher is None:
         parser.error("--decisive needs a teacher: --teacher or --init")
+    if args.specific and not args.decisive:
+        parser.error("--specific picks deciding sentences: name their sets with --decisive")
 
     started = time.perf_counter()
     random.seed(args.seed)
