@@ -131,8 +131,8 @@ def test_with_specific_a_sentence_that_takes_the_side_against_a_like_claim_too_i
     out = decisive_pairs(pairs, read, ["liar-plus"], specific=True)
 
     assert out == [Pair(claim, deciding, REFUTE, "liar-plus", TRAIN, KIND)]
-    # Read against the twin (as the teacher reads both sentences by default) the subject
-    # sentence would still stand highest: the foil is the claim with other evidence.
+    # Had the twin been the foil (the teacher reads both sentences against it as neither), the
+    # subject sentence would still have stood highest: the foil is the claim with other evidence.
     assert (foil, deciding) in asked
 
 
