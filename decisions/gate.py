@@ -6,14 +6,16 @@ date, +0.2 when the provider's date falls inside the claim's timeframe. The gate
 the evidence in snippets would reach sufficiency (the pages behind them are then checked before
 a snippet counts), "crawl" with the best picks (the results the search ranked highest among those
 about the claim, never two of one registrable domain, never a denied or social one), or
-"refine" when nothing worth reading shows.
+"refine" when nothing worth reading shows. How much a result is about the claim is the share of
+the claim's words its title, URL and snippet show, the words few results show weighing most.
 """
 
 from __future__ import annotations
 
 import calendar
+import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Literal
 from urllib.parse import unquote
@@ -74,7 +76,8 @@ class ScoredLead:
     snippet_date: bool
     in_window: bool | None
     relevance: float = 1.0
-    """The share of the claim's content words found in the title, URL and snippet."""
+    """The share of the claim's content words found in the title, URL and snippet, each word
+    weighed by how rare it is among the results (`rarity_weighted`)."""
     publisher: str | None = None
     """The registrable domain that published it; None for an address or an internal host."""
     rank: int = 0
@@ -156,15 +159,35 @@ def claim_word_weights(text: str) -> dict[str, float]:
     return weights
 
 
+def shown_words(lead: Lead) -> set[str]:
+    """The words a result shows: its title, URL and snippet. The URL is read decoded:
+    "El_Ni%C3%B1o" names El Niño."""
+    return set(tokens(f"{lead.title} {unquote(lead.url)} {lead.snippet}"))
+
+
 def word_share(lead: Lead, claim_words: dict[str, float]) -> float:
-    """The weighted share of the claim's content words in a result's title, URL and snippet.
-    The URL is read decoded: "El_Ni%C3%B1o" names El Niño."""
+    """The weighted share of the claim's content words in a result's title, URL and snippet."""
     total = sum(claim_words.values())
     if not total:
         return 1.0
-    url = unquote(lead.url)
-    shown = set(tokens(f"{lead.title} {url} {lead.snippet}"))
+    shown = shown_words(lead)
     return sum(weight for word, weight in claim_words.items() if word in shown) / total
+
+
+def rarity_weighted(claim_words: dict[str, float], leads: list[Lead]) -> dict[str, float]:
+    """The claim's word weights, each scaled by how rare the word is among the results
+    (1 + ln(results / results showing it), as an inverse document frequency). The searches
+    asked for the claim's words, so a word every result shows tells nothing about which of
+    them is about the claim; a word few show tells most. "Obama Biden ... got clemency": a
+    page of clemency statistics shows only "clemency", and ten pages on the two names show
+    "Obama" and "Biden". A word no result shows weighs as one shown once."""
+    if len(leads) < 2:
+        return claim_words
+    shown = [shown_words(lead) for lead in leads]
+    return {
+        word: weight * (1.0 + math.log(len(leads) / max(1, sum(word in s for s in shown))))
+        for word, weight in claim_words.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -207,7 +230,8 @@ def lead_relevance(lead: Lead, claim: ClaimTerms) -> float:
 
 
 def score_leads(*, leads: list[Lead], question: ClaimQuestion) -> list[ScoredLead]:
-    claim = ClaimTerms.of(question)
+    terms = ClaimTerms.of(question)
+    claim = replace(terms, words=rarity_weighted(terms.words, leads))
     scored = []
     for rank, lead in enumerate(leads):
         rule = weigh_source(lead.url)

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from datetime import UTC, datetime
 
 import pytest
 
-from decisions.gate import score_leads, select_for_crawl, snippet_gate
+from decisions.gate import (
+    RELATIVE_CRAWL_RELEVANCE,
+    rarity_weighted,
+    score_leads,
+    select_for_crawl,
+    snippet_gate,
+)
 from decisions.step_events import gate_event
 from decisions.types import ClaimQuestion
 from evidence.services import Lead
@@ -127,7 +134,9 @@ def test_an_official_page_far_less_about_the_claim_than_another_result_is_passed
         question=TASK,
     )
     assert scored[0].lead.url == "https://ministry.example/news"  # the highest authority
-    assert 0.25 < scored[0].relevance < 0.6  # about the claim, but far less than the others
+    best = max(s.relevance for s in scored)
+    assert scored[0].worth_reading  # about the claim, but far less than the others
+    assert scored[0].relevance < RELATIVE_CRAWL_RELEVANCE * best
 
     picks = select_for_crawl(scored=scored, crawled=set(), limit=2, allow_other=True)
 
@@ -220,3 +229,46 @@ def test_the_gate_event_says_where_each_result_ranked_and_how_much_it_is_about_t
     assert shown["https://trade.example/story"]["relevance"] == 0
     assert {row["searches"] for row in shown.values()} == {1}
     assert event.payload["picks"] == ["https://wire.example/1"]
+
+
+def test_a_word_every_result_shows_weighs_least_and_one_none_shows_weighs_as_shown_once() -> None:
+    words = {"obama": 2.0, "clemency": 1.0, "pardons": 1.0}
+    leads = [
+        lead("https://a.example/1", title="Obama speech", snippet="Obama spoke."),
+        lead("https://b.example/2", title="Obama tour", snippet="Obama left."),
+        lead("https://c.example/3", title="Obama and clemency", snippet="Obama granted it."),
+        lead("https://d.example/4", title="Obama book", snippet="Obama wrote."),
+    ]
+
+    weighted = rarity_weighted(words, leads)
+
+    assert weighted["obama"] == pytest.approx(2.0)  # shown by all four: 1 + ln(4 / 4)
+    assert weighted["clemency"] == pytest.approx(1.0 + math.log(4))
+    assert weighted["pardons"] == weighted["clemency"]
+    assert rarity_weighted(words, leads[:1]) == words  # one result: nothing to compare
+
+
+def test_the_page_showing_the_claims_rarest_word_is_read_among_pages_on_its_names() -> None:
+    question = ClaimQuestion(
+        text="During the Obama/Biden administration, 18,000 people got clemency."
+    )
+    names = [
+        lead(
+            f"https://news{n}.example/story-{n}",
+            title=f"Obama and Biden on the trail, day {n}",
+            snippet="The Obama administration and Joe Biden, then vice president.",
+        )
+        for n in range(5)
+    ]
+    statistics = lead(
+        "https://ministry.example/pardon/statistics",
+        title="Clemency statistics",
+        snippet="A total of 1,927 acts of clemency.",
+    )
+    scored = score_leads(leads=[names[0], statistics, *names[1:]], question=question)
+
+    picks = select_for_crawl(scored=scored, crawled=set(), limit=3, allow_other=True)
+
+    # Without the words' rarity the page shares a ninth of the claim's weight with it, a
+    # third of what each page on the two names shares, and it is passed over.
+    assert "https://ministry.example/pardon/statistics" in [p.lead.url for p in picks]
