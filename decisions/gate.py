@@ -175,10 +175,10 @@ def word_share(lead: Lead, claim_words: dict[str, float]) -> float:
 
 
 def rarity_weighted(claim_words: dict[str, float], leads: list[Lead]) -> dict[str, float]:
-    """The claim's word weights, each scaled by how rare the word is among the results
-    (1 + ln(results / results showing it), as an inverse document frequency). The searches
-    asked for the claim's words, so a word every result shows tells nothing about which of
-    them is about the claim; a word few show tells most. "Obama Biden ... got clemency": a
+    """The claim's word weights, each scaled by how rare the word is among one search's
+    results (1 + ln(results / results showing it), as an inverse document frequency). The
+    search asked for the claim's words, so a word every result shows tells nothing about which
+    of them is about the claim; a word few show tells most. "Obama Biden ... got clemency": a
     page of clemency statistics shows only "clemency", and ten pages on the two names show
     "Obama" and "Biden". A word no result shows weighs as one shown once."""
     if len(leads) < 2:
