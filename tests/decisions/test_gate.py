@@ -269,6 +269,6 @@ def test_the_page_showing_the_claims_rarest_word_is_read_among_pages_on_its_name
 
     picks = select_for_crawl(scored=scored, crawled=set(), limit=3, allow_other=True)
 
-    # Without the words' rarity the page shares a ninth of the claim's weight with it, a
-    # third of what each page on the two names shares, and it is passed over.
+    # Without the words' rarity the page shares a tenth of the claim's weight with it, a
+    # fifth of what each page on the two names shares (0.5), and it is passed over.
     assert "https://ministry.example/pardon/statistics" in [p.lead.url for p in picks]
