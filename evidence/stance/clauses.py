@@ -21,6 +21,16 @@ NEGATIONS = frozenset(
         "fail fails failed unable"
     ).split()
 )
+# Contractions written without their apostrophe, as web addresses, headlines made from them and
+# hurried posts write them ("iphone-12-wont-come-with-a-charger"). "Cant" and "wont" are also
+# rare nouns ("as was his wont"); read as negations they cost less than a headline read as the
+# claim's opposite.
+_BARE_CONTRACTIONS = frozenset(
+    (
+        "dont doesnt didnt isnt arent wasnt werent wont wouldnt cant couldnt shouldnt hasnt "
+        "havent hadnt mustnt neednt aint"
+    ).split()
+)
 # These negate the phrase that follows them ("approved without amendments"), not the clause.
 _PHRASE_NEGATIONS = frozenset("without lack lacks lacking".split())
 # Phrases that contain a negator but deny nothing.
@@ -63,7 +73,7 @@ def content_words(text: str) -> set[str]:
 
 def is_negator(word: str) -> bool:
     lowered = word.lower().replace("\u2019", "'")
-    return lowered in NEGATIONS or lowered.endswith("n't")
+    return lowered in NEGATIONS or lowered in _BARE_CONTRACTIONS or lowered.endswith("n't")
 
 
 def clause_spans(text: str) -> list[tuple[int, int]]:

@@ -80,3 +80,30 @@ def test_without_negates_only_the_phrase_it_opens() -> None:
         _read(claim, "The council voted on Monday without approving the harbour plan.").stance
         == Stance.REFUTE
     )
+
+
+@pytest.mark.parametrize(
+    ("claim", "sentence", "stance"),
+    [
+        # A headline made from a web address drops the apostrophe: "wont" is "won't".
+        (
+            "The iPhone 12 won\u2019t come with a charger.",
+            "Apple iPhone 12 wont come with a charger in the box",
+            Stance.SUPPORT,
+        ),
+        (
+            "The iPhone 12 will come with a charger.",
+            "Apple iPhone 12 wont come with a charger in the box",
+            Stance.REFUTE,
+        ),
+        (
+            "The minister did not announce a tax cut.",
+            "Minister didnt announce tax cut after all",
+            Stance.SUPPORT,
+        ),
+    ],
+)
+def test_a_contraction_written_without_its_apostrophe_negates(
+    claim: str, sentence: str, stance: str
+) -> None:
+    assert _read(claim, sentence).stance == stance
