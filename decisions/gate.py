@@ -63,7 +63,9 @@ AUTHORITATIVE = ("official", "wire", "trade")
 # of its words there.
 MIN_CRAWL_RELEVANCE = 0.1
 # And a share of the best relevance among the results that could be read: a page far less about
-# the claim than another result is not worth a crawl for its authority alone.
+# the claim than another result is not worth a crawl for its authority alone. Sparing the
+# search's first two results this floor read an own page for 108 of 149 calibration AVeriTeC
+# claims where it reads one for 107, and for 44 of 73 Climate-FEVER claims where it reads 47.
 RELATIVE_CRAWL_RELEVANCE = 0.4
 
 
@@ -269,7 +271,8 @@ def _page_key(url: str) -> str:
 def reading_order(item: ScoredLead) -> tuple[int, int, float, float]:
     """Results worth reading, best first: as the search ranked them (it read the whole page,
     the gate only its snippet), then the one more of the claim's searches returned, then the
-    more about the claim, then the heavier source."""
+    more about the claim, then the heavier source. Ordered by relevance first instead, the gate
+    read an own page for 99 of 149 calibration AVeriTeC claims, against 107 in this order."""
     return (item.rank, -item.searches, -item.relevance, -item.score)
 
 
