@@ -44,3 +44,30 @@ def print_report(name: str, figures: dict[str, dict[str, float]]) -> None:
     print(f"\n{name}")
     for source, values in figures.items():
         print(f"  {source:34s} " + "  ".join(f"{k} {v}" for k, v in values.items()))
+
+
+def against(
+    before: dict[str, dict[str, float]],
+    after: dict[str, dict[str, float]],
+    guards: tuple[str, ...],
+    margin: float,
+) -> list[str]:
+    """Each set's held-out macro-F1 before and after, one line a set, with the guard sets that
+    fell more than `margin` marked, and a closing line naming them (or saying none did)."""
+    lines, fallen = [], []
+    for source, figures in after.items():
+        if "macro_f1" not in figures or "macro_f1" not in before.get(source, {}):
+            continue
+        old, new = before[source]["macro_f1"], figures["macro_f1"]
+        mark = ""
+        if source in guards:
+            mark = "  guard"
+            if old - new > margin:
+                mark += f": more than {margin} below"
+                fallen.append(source)
+        lines.append(f"  {source:34s} {old:.4f} -> {new:.4f}  {new - old:+.4f}{mark}")
+    if fallen:
+        lines.append(f"  guard sets more than {margin} below: {', '.join(fallen)}")
+    else:
+        lines.append(f"  no guard set more than {margin} below")
+    return lines

@@ -37,7 +37,7 @@ from transformers import AutoModelForSequenceClassification
 
 from training.stance import calibrate, decisive, encoders, recipe, warmstart
 from training.stance import pairs as data
-from training.stance.report import macro_report, print_report
+from training.stance.report import against, macro_report, print_report
 
 ROOT = Path(__file__).resolve().parents[2]
 LABELS = data.LABELS
@@ -360,6 +360,17 @@ def main() -> int:
             held, labels_of(predict_logits(int8_run, held_encoded, encoder.token_types, 1))
         )
         print_report("held out: ONNX int8", int8)
+        started_from: dict[str, dict[str, float]] = {}
+        if args.init:
+            # The model it would replace, read the same way on the same pairs: the guards.
+            started_from = macro_report(
+                held,
+                labels_of(
+                    predict_logits(onnx_runner(args.init), held_encoded, encoder.token_types, 1)
+                ),
+            )
+            print(f"\nheld out: ONNX int8 against {args.init}")
+            print("\n".join(against(started_from, int8, data.GUARDS, data.GUARD_MARGIN)))
 
         tuning_logits = predict_logits(int8_run, tuning_encoded, encoder.token_types, 1)
         gold = [p.label for p in tuning]
@@ -399,6 +410,7 @@ def main() -> int:
                 "reliability": calibrate.reliability(probabilities[real], [gold[i] for i in real]),
             },
             "held_out": {"torch": trained, "onnx_fp32": exported, "onnx_int8": int8},
+            "held_out_started_from": started_from,
             "minutes": round((time.perf_counter() - started) / 60, 1),
         }
         (args.out / "stance.json").write_text(json.dumps(card, indent=2) + "\n")
