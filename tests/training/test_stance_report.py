@@ -37,6 +37,15 @@ def test_a_run_within_the_margin_on_every_guard_says_so() -> None:
     assert "0.5490 -> 0.5300  -0.0190  guard" in lines[0]
 
 
+def test_a_guard_set_exactly_at_the_margin_has_not_fallen_past_it() -> None:
+    lines = against(_figures(covid_fact=0.549), _figures(covid_fact=0.529), GUARDS, 0.02)
+
+    assert lines == [
+        "  covid-fact                         0.5490 -> 0.5290  -0.0200  guard",
+        "  no guard set more than 0.02 below",
+    ]
+
+
 def test_sets_without_a_figure_on_both_sides_are_left_out() -> None:
     before = _figures(sick=0.856)
     after = {

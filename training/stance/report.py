@@ -62,7 +62,8 @@ def against(
         mark = ""
         if source in guards:
             mark = "  guard"
-            if old - new > margin:
+            # The figures carry four decimals: 0.549 to 0.529 is at the margin, not past it.
+            if round(old - new, 4) > margin:
                 mark += f": more than {margin} below"
                 fallen.append(source)
         lines.append(f"  {source:34s} {old:.4f} -> {new:.4f}  {new - old:+.4f}{mark}")
