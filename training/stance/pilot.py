@@ -63,7 +63,7 @@ def main() -> int:
             settings = argparse.Namespace(
                 base=name, epochs=1.0, batch_size=16, lr=5e-5, max_length=128, seed=args.seed,
                 sets="pilot", limit=args.train, checkpoint=Path(scratch) / "checkpoints",
-                checkpoint_minutes=1e9,
+                checkpoint_minutes=1e9, weigh="", init=None,
             )  # fmt: skip
             encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in train])
             fine_tune(settings, model, encoded, train, encoder.token_types, started)
