@@ -35,7 +35,7 @@ import torch
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from transformers import AutoModelForSequenceClassification
 
-from training.stance import calibrate, decisive, encoders, recipe, warmstart
+from training.stance import calibrate, decisive, distil, encoders, recipe, warmstart
 from training.stance import pairs as data
 from training.stance.report import against, macro_report, print_report
 
@@ -129,6 +129,9 @@ def fingerprint(args: argparse.Namespace, train: list[data.Pair]) -> str:
         digest.update(f"{key}={getattr(args, key)};".encode())
     if args.init:
         digest.update(b"init=" + hashlib.sha256(args.init.read_bytes()).digest())
+    if getattr(args, "soft", None):
+        digest.update(f"soft_weight={args.soft_weight};temperature={args.temperature};".encode())
+        digest.update(b"soft=" + hashlib.sha256(args.soft.read_bytes()).digest())
     for pair in train:
         digest.update(f"{pair.claim}\x00{pair.evidence}\x00{pair.label}\x01".encode())
     return digest.hexdigest()[:16]
@@ -141,15 +144,30 @@ def save_checkpoint(where: Path, state: dict) -> None:
     os.replace(partial, where / "state.pt")  # a run killed mid-save keeps the last whole one
 
 
-def fine_tune(args, model, encoded, train, token_types: bool, started: float) -> None:
-    targets = torch.tensor([INDEX[p.label] for p in train])
+def fine_tune(
+    args, model, encoded, train, token_types: bool, started: float, soft: dict | None = None
+) -> None:
+    """Train `model` on `train`: cross-entropy on each labelled pair, and on each unlabelled
+    page pair (`distil.py`) the teacher's probabilities in `soft` as targets, softened by the
+    temperature and weighed by `--soft-weight`."""
+    # An unlabelled pair has no class: -100 is the loss's "ignore this target".
+    targets = torch.tensor([INDEX.get(p.label, -100) for p in train])
     weights = recipe.weighed(args.weigh)
     pair_weights = torch.tensor([recipe.weight_of(p, weights) for p in train], dtype=torch.float)
-    counts = Counter(p.label for p in train)
+    labelled = [p for p in train if p.label in INDEX]
+    counts = Counter(p.label for p in labelled)
     class_weights = torch.tensor(
-        [math.sqrt(len(train) / (len(LABELS) * max(counts[label], 1))) for label in LABELS]
+        [math.sqrt(len(labelled) / (len(LABELS) * max(counts[label], 1))) for label in LABELS]
     )
     loss_of = torch.nn.CrossEntropyLoss(weight=class_weights, reduction="none")
+    soft = soft or {}
+    soft_targets = torch.tensor(
+        [soft.get(distil.pair_key(p.claim, p.evidence), (0.0,) * len(LABELS)) for p in train],
+        dtype=torch.float,
+    )
+    taught = soft_targets.sum(-1) > 0
+    soft_weight = float(getattr(args, "soft_weight", 0.0))
+    temperature = float(getattr(args, "temperature", 1.0))
     total = max(1, int(math.ceil(len(train) / args.batch_size) * args.epochs))
     batches = plan(encoded, args.batch_size, total, args.seed)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
@@ -183,7 +201,14 @@ def fine_tune(args, model, encoded, train, token_types: bool, started: float) ->
             for k, v in encoders.arrays([encoded[i] for i in batch], token_types).items()
         }
         logits = model(**tensors).logits
-        loss = (loss_of(logits, targets[batch]) * pair_weights[batch]).mean()
+        per_pair = loss_of(logits, targets[batch]) * pair_weights[batch]
+        if soft:
+            student = torch.log_softmax(logits / temperature, dim=-1)
+            teacher_p = soft_targets[batch] ** (1 / temperature)
+            teacher_p = teacher_p / teacher_p.sum(-1, keepdim=True).clamp_min(1e-9)
+            divergence = (teacher_p * (teacher_p.clamp_min(1e-9).log() - student)).sum(-1)
+            per_pair = per_pair + taught[batch] * soft_weight * temperature**2 * divergence
+        loss = per_pair.mean()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
@@ -236,6 +261,29 @@ def teacher(path: Path, tokenizer, token_types: bool) -> decisive.Teacher:
     return read
 
 
+def read_pages(args, model, tokenizer, encoder, trained: dict, started: float) -> int:
+    """A teacher's run ends here: it reads the page sentences and writes what it read."""
+    pages = distil.page_pairs(args.eval_root)
+    encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in pages])
+    logits = predict_logits(torch_runner(model), encoded, encoder.token_types, 32)
+    shifted = np.exp(logits - logits.max(-1, keepdims=True))
+    probabilities = shifted / shifted.sum(-1, keepdims=True)
+    header = {
+        "teacher": encoder.described,
+        "epochs": args.epochs,
+        "learning_rate": args.lr,
+        "seed": args.seed,
+        "sets": args.sets.split(","),
+        "started_from": str(args.init) if args.init else "the bare encoder",
+        "pages": recipe.describe(pages),
+        "held_out": trained,
+        "minutes": round((time.perf_counter() - started) / 60, 1),
+    }
+    distil.write_soft(args.teach, pages, probabilities.tolist(), header)
+    print(f"\nwrote {len(pages)} page pairs' readings to {args.teach} in {header['minutes']} min")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--eval-root", type=Path, default=ROOT.parent / "shared" / "eval")
@@ -280,6 +328,21 @@ def main() -> int:
         default=None,
         help="the int8 stance.onnx that picks the deciding sentences (default: --init)",
     )
+    parser.add_argument(
+        "--teach",
+        type=Path,
+        default=None,
+        help="train a teacher: read the unlabelled page sentences (distil.py) with the trained"
+        " model, write their probabilities to this file, and export nothing",
+    )
+    parser.add_argument(
+        "--soft",
+        type=Path,
+        default=None,
+        help="a teacher's soft-label file (--teach): also train on its page sentences",
+    )
+    parser.add_argument("--soft-weight", type=float, default=0.5)
+    parser.add_argument("--temperature", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None, help="train on this many pairs")
@@ -299,6 +362,16 @@ def main() -> int:
         parser.error("--decisive needs a teacher: --teacher or --init")
     if args.specific and not args.decisive:
         parser.error("--specific picks deciding sentences: name their sets with --decisive")
+    if args.teach and args.soft:
+        parser.error("--teach trains a teacher, --soft a student: not both in one run")
+    soft: dict[str, tuple[float, ...]] = {}
+    soft_header: dict = {}
+    if args.soft:
+        try:
+            soft_header, soft = distil.read_soft(args.soft)
+        except distil.SoftLabelError as error:
+            parser.error(str(error))
+        print(f"soft labels: {len(soft)} page pairs read by {soft_header.get('teacher')}")
 
     started = time.perf_counter()
     random.seed(args.seed)
@@ -326,6 +399,8 @@ def main() -> int:
                 )
             except ValueError as error:
                 parser.error(str(error))
+        if soft:
+            train += distil.taught(distil.page_pairs(args.eval_root), soft)
         print(f"training pairs {len(train)}: {recipe.describe(train)}")
         print(f"calibration pairs {len(tuning)}, held-out pairs {len(held)}", flush=True)
         model = AutoModelForSequenceClassification.from_pretrained(
@@ -334,13 +409,15 @@ def main() -> int:
         if args.init:
             start_from(model, args.init, tokenizer, held, encoder.token_types)
         encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in train])
-        fine_tune(args, model, encoded, train, encoder.token_types, started)
+        fine_tune(args, model, encoded, train, encoder.token_types, started, soft)
 
         held_encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in held])
         tuning_encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in tuning])
         torch_logits = predict_logits(torch_runner(model), held_encoded, encoder.token_types, 64)
         trained = macro_report(held, labels_of(torch_logits))
         print_report("held out: trained model (PyTorch)", trained)
+        if args.teach:
+            return read_pages(args, model, tokenizer, encoder, trained, started)
 
         args.out.mkdir(parents=True, exist_ok=True)
         full = Path(scratch) / "stance-fp32.onnx"
@@ -399,6 +476,15 @@ def main() -> int:
                 "specific": bool(args.decisive and args.specific),
             },
             "training_pairs": recipe.describe(train),
+            "distilled_from": {
+                "file": str(args.soft),
+                "teacher": soft_header.get("teacher", ""),
+                "page_pairs": len(soft),
+                "soft_weight": args.soft_weight,
+                "temperature": args.temperature,
+            }
+            if args.soft
+            else {},
             "weights": {
                 f"{s}:{k}" if k else s: w for (s, k), w in recipe.weighed(args.weigh).items()
             },

@@ -1,0 +1,153 @@
+"""Distillation on page text: the teacher reads only training-side page sentences, the file of
+what it read holds no text and reads back exactly, and a file that is not one is refused."""
+
+from __future__ import annotations
+
+import csv
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from training.stance import distil
+from training.stance.records import LABELS, TRAIN, Pair, split_of
+
+SENTENCE = "The city council of {n} approved the new budget for parks and schools in March."
+
+
+def _wice(root: Path, claims: list[str]) -> None:
+    rows = []
+    for claim in claims:
+        page = ["(meta data) title: a page"] + [
+            SENTENCE.format(n=n) if n % 2 else f"Short line {n}." for n in range(40)
+        ]
+        rows.append(
+            {
+                "claim": claim,
+                "label": "supported",
+                "evidence": page,
+                "supporting_sentences": [[3]],
+            }
+        )
+    path = root / "nli" / "wice" / "claim_dev.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(json.dumps(row) for row in rows), encoding="utf-8")
+
+
+def _fnc(root: Path, headlines: list[str]) -> None:
+    folder = root / "nli" / "fnc-1"
+    folder.mkdir(parents=True, exist_ok=True)
+    body = " ".join(SENTENCE.format(n=n) for n in range(8))
+    with (folder / "train_bodies.csv").open("w", newline="", encoding="utf-8") as out:
+        writer = csv.writer(out)
+        writer.writerow(["Body ID", "articleBody"])
+        writer.writerow(["1", body])
+    for name in ("train_train_stances.csv", "train_test_stances.csv"):
+        with (folder / name).open("w", newline="", encoding="utf-8") as out:
+            writer = csv.writer(out)
+            writer.writerow(["Headline", "Body ID", "Stance"])
+            for number, headline in enumerate(headlines):
+                stance = "unrelated" if number % 5 == 0 else "discuss"
+                writer.writerow([headline, "1", stance])
+
+
+def test_the_teacher_reads_training_side_page_sentences_only_unlabelled_and_each_once(
+    tmp_path: Path,
+) -> None:
+    claims = [f"Council {n} approved a park budget in March" for n in range(40)]
+    headlines = [f"Council {n} budget vote" for n in range(200)]
+    _wice(tmp_path, claims)
+    _fnc(tmp_path, headlines)
+
+    pages = distil.page_pairs(tmp_path)
+
+    assert {(p.label, p.split, p.kind) for p in pages} == {("", TRAIN, distil.KIND)}
+    assert {p.source for p in pages} == {"page:wice", "page:fnc-1"}
+    # A claim on the held-out or calibration side gives no page sentence.
+    assert {p.claim for p in pages if p.source == "page:wice"} == {
+        c for c in claims if split_of(c) == TRAIN
+    }
+    assert all(split_of(p.claim, 0.15) == TRAIN for p in pages if p.source == "page:fnc-1")
+    # Short lines are not read; a page gives at most the closest and the drawn sentences.
+    assert all(len(p.evidence.split()) >= distil.MIN_WORDS for p in pages)
+    per_claim = [sum(p.claim == c for p in pages) for c in claims if split_of(c) == TRAIN]
+    assert max(per_claim) == distil.WICE_CLOSEST + distil.WICE_DRAWN
+    # Unrelated headlines give none; one related pair in FNC_EVERY gives its body's sentences.
+    fnc = {p.claim for p in pages if p.source == "page:fnc-1"}
+    assert fnc and all(headlines.index(h) % 5 for h in fnc)
+    assert len(fnc) < len(headlines) / 2
+    keys = [distil.pair_key(p.claim, p.evidence) for p in pages]
+    assert len(keys) == len(set(keys))
+    assert distil.page_pairs(tmp_path) == pages  # the same pairs on every run
+
+
+def _pairs(count: int) -> list[Pair]:
+    return [
+        Pair(f"claim {n}", f"sentence {n}", "", "page:wice", TRAIN, distil.KIND)
+        for n in range(count)
+    ]
+
+
+def test_soft_labels_read_back_as_written_and_hold_no_text(tmp_path: Path) -> None:
+    pairs = _pairs(3)
+    rows = [[0.7, 0.1, 0.2], [0.05, 0.9, 0.05], [0.3333, 0.3333, 0.3334]]
+    path = tmp_path / "soft.jsonl.gz"
+    distil.write_soft(path, pairs, rows, {"teacher": "a test teacher"})
+
+    header, soft = distil.read_soft(path)
+
+    assert header["teacher"] == "a test teacher" and header["labels"] == list(LABELS)
+    assert header["pairs"] == 3
+    assert soft == {
+        distil.pair_key(p.claim, p.evidence): tuple(r) for p, r in zip(pairs, rows, strict=True)
+    }
+    with gzip.open(path, "rt", encoding="utf-8") as stored:
+        text = stored.read()
+    assert "claim 1" not in text and "sentence 1" not in text
+    # The teacher read two of the three pairs another run offers: only those two are taught.
+    assert distil.taught([*_pairs(4)], {k: v for k, v in list(soft.items())[:2]}) == pairs[:2]
+
+
+def test_a_key_names_the_claim_and_the_sentence_together() -> None:
+    assert distil.pair_key("a", "b") == distil.pair_key("a", "b")
+    assert distil.pair_key("a", "b") != distil.pair_key("b", "a")
+    assert distil.pair_key("a b", "c") != distil.pair_key("a", "b c")
+
+
+def _write(path: Path, header: dict, rows: list[dict]) -> Path:
+    with gzip.open(path, "wt", encoding="utf-8") as out:
+        out.write(json.dumps(header) + "\n")
+        out.writelines(json.dumps(row) + "\n" for row in rows)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("header", "rows", "says"),
+    [
+        ({"labels": ["yes", "no", "maybe"], "pairs": 0}, [], "labels"),
+        ({"labels": list(LABELS), "pairs": 1}, [{"k": "x", "p": [0.9, 0.9, 0.9]}], "distribution"),
+        ({"labels": list(LABELS), "pairs": 2}, [{"k": "x", "p": [0.2, 0.3, 0.5]}], "holds 1"),
+        ({"labels": list(LABELS), "pairs": 1}, [{"p": [0.2, 0.3, 0.5]}], "not a soft-label"),
+    ],
+)
+def test_a_file_that_is_not_soft_labels_is_refused_with_what_is_wrong(
+    tmp_path: Path, header: dict, rows: list[dict], says: str
+) -> None:
+    path = _write(tmp_path / "bad.jsonl.gz", header, rows)
+    with pytest.raises(distil.SoftLabelError, match=says):
+        distil.read_soft(path)
+
+
+def test_a_file_that_is_not_gzip_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "plain.jsonl.gz"
+    path.write_text("{}\n", encoding="utf-8")
+    with pytest.raises(distil.SoftLabelError, match="not a soft-label file"):
+        distil.read_soft(path)
+
+
+def test_writing_as_many_rows_as_pairs_or_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "soft.jsonl.gz"
+    with pytest.raises(distil.SoftLabelError, match="2 pairs but 1 rows"):
+        distil.write_soft(path, _pairs(2), [[0.2, 0.3, 0.5]], {})
+    assert not path.exists()
