@@ -151,3 +151,19 @@ def test_writing_as_many_rows_as_pairs_or_nothing(tmp_path: Path) -> None:
     with pytest.raises(distil.SoftLabelError, match="2 pairs but 1 rows"):
         distil.write_soft(path, _pairs(2), [[0.2, 0.3, 0.5]], {})
     assert not path.exists()
+
+
+def test_a_run_is_a_teacher_or_a_student_never_both(capsys: pytest.CaptureFixture[str]) -> None:
+    from training.stance import arguments
+
+    teacher = arguments.parse(["--base", "mpnet", "--teach", "t.jsonl.gz"])
+    student = arguments.parse(["--soft", "t.jsonl.gz", "--soft-weight", "0.3"])
+    assert (teacher.teach, teacher.soft) == (Path("t.jsonl.gz"), None)
+    assert (student.soft, student.soft_weight, student.temperature) == (
+        Path("t.jsonl.gz"),
+        0.3,
+        2.0,
+    )
+    with pytest.raises(SystemExit):
+        arguments.parse(["--teach", "t.jsonl.gz", "--soft", "t.jsonl.gz"])
+    assert "not both in one run" in capsys.readouterr().err

@@ -35,11 +35,10 @@ import torch
 from onnxruntime.quantization import QuantType, quantize_dynamic
 from transformers import AutoModelForSequenceClassification
 
-from training.stance import calibrate, decisive, distil, encoders, recipe, warmstart
+from training.stance import arguments, calibrate, decisive, distil, encoders, recipe, warmstart
 from training.stance import pairs as data
 from training.stance.report import against, macro_report, print_report
 
-ROOT = Path(__file__).resolve().parents[2]
 LABELS = data.LABELS
 INDEX = {label: i for i, label in enumerate(LABELS)}
 
@@ -285,92 +284,14 @@ def read_pages(args, model, tokenizer, encoder, trained: dict, started: float) -
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
-    parser.add_argument("--eval-root", type=Path, default=ROOT.parent / "shared" / "eval")
-    parser.add_argument("--out", type=Path, default=ROOT / "evidence" / "stance" / "model")
-    parser.add_argument("--base", choices=sorted(encoders.ENCODERS), default="minilm")
-    parser.add_argument("--epochs", type=float, default=1.0)
-    parser.add_argument("--batch-size", type=int, default=16)
-    parser.add_argument("--lr", type=float, default=5e-5)
-    parser.add_argument("--max-length", type=int, default=128)
-    parser.add_argument(
-        "--sets", default=",".join(data.TRAINED), help="comma-separated pair sets (DATA_CARD.md)"
-    )
-    parser.add_argument(
-        "--open", action="store_true", help="train on the openly licensed sets alone"
-    )
-    parser.add_argument(
-        "--init",
-        type=Path,
-        default=None,
-        help="start from this shipped int8 stance.onnx instead of the bare encoder",
-    )
-    parser.add_argument(
-        "--weigh",
-        default="",
-        help="weights over recipe.py's, e.g. liar-plus=3,covid-fact=2 (set or set:kind)",
-    )
-    parser.add_argument(
-        "--decisive",
-        default="",
-        help="also train on the sentence of each joined pair of these sets that decides it,"
-        " as the teacher reads them (decisive.py), e.g. liar-plus,covid-fact",
-    )
-    parser.add_argument(
-        "--specific",
-        action="store_true",
-        help="pick the sentence whose reading stands highest above its reading against a"
-        " like claim of the same set (decisive.py), not the likeliest alone",
-    )
-    parser.add_argument(
-        "--teacher",
-        type=Path,
-        default=None,
-        help="the int8 stance.onnx that picks the deciding sentences (default: --init)",
-    )
-    parser.add_argument(
-        "--teach",
-        type=Path,
-        default=None,
-        help="train a teacher: read the unlabelled page sentences (distil.py) with the trained"
-        " model, write their probabilities to this file, and export nothing",
-    )
-    parser.add_argument(
-        "--soft",
-        type=Path,
-        default=None,
-        help="a teacher's soft-label file (--teach): also train on its page sentences",
-    )
-    parser.add_argument("--soft-weight", type=float, default=0.5)
-    parser.add_argument("--temperature", type=float, default=2.0)
-    parser.add_argument("--seed", type=int, default=13)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--limit", type=int, default=None, help="train on this many pairs")
-    parser.add_argument(
-        "--checkpoint", type=Path, default=ROOT / "artifacts" / "stance-checkpoints"
-    )
-    parser.add_argument("--checkpoint-minutes", type=float, default=5.0)
-    args = parser.parse_args()
-    if args.open:
-        args.sets = ",".join(data.OPEN)
-    try:
-        recipe.weighed(args.weigh)
-    except ValueError as error:
-        parser.error(str(error))
-    args.teacher = args.teacher or args.init
-    if args.decisive and args.teacher is None:
-        parser.error("--decisive needs a teacher: --teacher or --init")
-    if args.specific and not args.decisive:
-        parser.error("--specific picks deciding sentences: name their sets with --decisive")
-    if args.teach and args.soft:
-        parser.error("--teach trains a teacher, --soft a student: not both in one run")
+    args = arguments.parse()
     soft: dict[str, tuple[float, ...]] = {}
     soft_header: dict = {}
     if args.soft:
         try:
             soft_header, soft = distil.read_soft(args.soft)
         except distil.SoftLabelError as error:
-            parser.error(str(error))
+            raise SystemExit(f"--soft: {error}") from error
         print(f"soft labels: {len(soft)} page pairs read by {soft_header.get('teacher')}")
 
     started = time.perf_counter()
@@ -398,7 +319,7 @@ def main() -> int:
                     train, teach, args.decisive.split(","), args.specific
                 )
             except ValueError as error:
-                parser.error(str(error))
+                raise SystemExit(f"--decisive: {error}") from error
         if soft:
             train += distil.taught(distil.page_pairs(args.eval_root), soft)
         print(f"training pairs {len(train)}: {recipe.describe(train)}")
