@@ -20,7 +20,6 @@ how they were drawn), then one line per pair, {"k": key, "p": [support, refute, 
 
 from __future__ import annotations
 
-import csv
 import gzip
 import hashlib
 import json
@@ -78,28 +77,16 @@ def wice_page_pairs(root: Path) -> list[Pair]:
 def fnc_page_pairs(root: Path) -> list[Pair]:
     """The sentences of a training-side FNC-1 body that share the most words with a headline it
     is related to, one related pair in FNC_EVERY (by a hash of headline and body)."""
-    folder = root / "nli" / "fnc-1"
-    with (folder / "train_bodies.csv").open(encoding="utf-8") as rows:
-        bodies = {
-            row["Body ID"]: news.sentences(row["articleBody"]) for row in csv.DictReader(rows)
-        }
-    seen: set[tuple[str, str]] = set()
+    bodies = news.bodies_of(root)
     pairs = []
-    for name in ("train_train_stances.csv", "train_test_stances.csv"):
-        with (folder / name).open(encoding="utf-8") as rows:
-            for row in csv.DictReader(rows):
-                headline, body = row["Headline"], row["Body ID"]
-                key = (headline, body)
-                if key in seen or row["Stance"] == "unrelated" or body not in bodies:
-                    continue
-                seen.add(key)
-                if split_of(headline, 0.15) != TRAIN:
-                    continue
-                digest = hashlib.sha256(f"{headline}\x00{body}".encode()).digest()
-                if digest[0] % FNC_EVERY:
-                    continue
-                for sentence in _picked(headline, bodies[body], FNC_SENTENCES, 0, headline):
-                    pairs.append(Pair(headline, sentence, "", "page:fnc-1", TRAIN, KIND))
+    for headline, body, stance in news.stances_of(root, bodies):
+        if stance == "unrelated" or split_of(headline, 0.15) != TRAIN:
+            continue
+        digest = hashlib.sha256(f"{headline}\x00{body}".encode()).digest()
+        if digest[0] % FNC_EVERY:
+            continue
+        for sentence in _picked(headline, bodies[body], FNC_SENTENCES, 0, headline):
+            pairs.append(Pair(headline, sentence, "", "page:fnc-1", TRAIN, KIND))
     return pairs
 
 

@@ -56,29 +56,35 @@ def passage(headline: str, body_sentences: list[str]) -> str:
     return best or " ".join(" ".join(body_sentences[:3]).split()[:PASSAGE_WORDS])
 
 
-def fnc1(root: Path) -> list[Pair]:
-    folder = root / "nli" / "fnc-1"
-    with (folder / "train_bodies.csv").open(encoding="utf-8") as rows:
-        bodies = {row["Body ID"]: sentences(row["articleBody"]) for row in csv.DictReader(rows)}
+def bodies_of(root: Path) -> dict[str, list[str]]:
+    """Each FNC-1 body's sentences, by its body ID."""
+    with (root / "nli" / "fnc-1" / "train_bodies.csv").open(encoding="utf-8") as rows:
+        return {row["Body ID"]: sentences(row["articleBody"]) for row in csv.DictReader(rows)}
+
+
+def stances_of(root: Path, bodies: dict[str, list[str]]) -> list[tuple[str, str, str]]:
+    """(headline, body ID, stance) of each pair of a known stance and body, each pair once."""
     seen: set[tuple[str, str]] = set()
-    pairs = []
+    out = []
     for name in ("train_train_stances.csv", "train_test_stances.csv"):
-        with (folder / name).open(encoding="utf-8") as rows:
+        with (root / "nli" / "fnc-1" / name).open(encoding="utf-8") as rows:
             for row in csv.DictReader(rows):
                 key = (row["Headline"], row["Body ID"])
-                stance = row["Stance"]
-                if key in seen or stance not in _STANCES or row["Body ID"] not in bodies:
+                if key in seen or row["Stance"] not in _STANCES or row["Body ID"] not in bodies:
                     continue
                 seen.add(key)
-                headline = row["Headline"]
-                split = split_of(headline, 0.15)
-                if (
-                    split == HELD_OUT
-                    and stance == "unrelated"
-                    and _unit(headline + row["Body ID"], "fnc:") >= 1 / 6
-                ):
-                    continue
-                text = passage(headline, bodies[row["Body ID"]])
-                if text:
-                    pairs.append(Pair(headline, text, _STANCES[stance], "fnc-1", split, stance))
+                out.append((row["Headline"], row["Body ID"], row["Stance"]))
+    return out
+
+
+def fnc1(root: Path) -> list[Pair]:
+    bodies = bodies_of(root)
+    pairs = []
+    for headline, body, stance in stances_of(root, bodies):
+        split = split_of(headline, 0.15)
+        if split == HELD_OUT and stance == "unrelated" and _unit(headline + body, "fnc:") >= 1 / 6:
+            continue
+        text = passage(headline, bodies[body])
+        if text:
+            pairs.append(Pair(headline, text, _STANCES[stance], "fnc-1", split, stance))
     return pairs

@@ -160,11 +160,12 @@ def fine_tune(
     )
     loss_of = torch.nn.CrossEntropyLoss(weight=class_weights, reduction="none")
     soft = soft or {}
-    soft_targets = torch.tensor(
-        [soft.get(distil.pair_key(p.claim, p.evidence), (0.0,) * len(LABELS)) for p in train],
-        dtype=torch.float,
-    )
-    taught = soft_targets.sum(-1) > 0
+    if soft:
+        soft_targets = torch.tensor(
+            [soft.get(distil.pair_key(p.claim, p.evidence), (0.0,) * len(LABELS)) for p in train],
+            dtype=torch.float,
+        )
+        taught = soft_targets.sum(-1) > 0
     soft_weight = float(getattr(args, "soft_weight", 0.0))
     temperature = float(getattr(args, "temperature", 1.0))
     total = max(1, int(math.ceil(len(train) / args.batch_size) * args.epochs))
