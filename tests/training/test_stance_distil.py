@@ -82,6 +82,25 @@ def test_the_teacher_reads_training_side_page_sentences_only_unlabelled_and_each
     assert distil.page_pairs(tmp_path) == pages  # the same pairs on every run
 
 
+def test_the_teacher_also_reads_the_labelled_training_pairs_each_once(tmp_path: Path) -> None:
+    claims = [f"Council {n} approved a park budget in March" for n in range(40)]
+    _wice(tmp_path, claims)
+    _fnc(tmp_path, [f"Council {n} budget vote" for n in range(20)])
+    pages = distil.page_pairs(tmp_path)
+    labelled = [
+        Pair("Vaccines cause autism", "Large studies found no link", "refute", "healthver", TRAIN),
+        Pair("The bridge opened in 2020", "It opened in May 2020", "support", "wice", TRAIN),
+    ]
+    # A labelled pair that is also a page sentence is read once, as the page sentence.
+    again = Pair(pages[0].claim, pages[0].evidence, "support", "wice", TRAIN)
+
+    read = distil.teacher_pairs(tmp_path, [*labelled, again, labelled[0]])
+
+    assert read == [*pages, *labelled]
+    keys = [distil.pair_key(p.claim, p.evidence) for p in read]
+    assert len(keys) == len(set(keys))
+
+
 def _pairs(count: int) -> list[Pair]:
     return [
         Pair(f"claim {n}", f"sentence {n}", "", "page:wice", TRAIN, distil.KIND)

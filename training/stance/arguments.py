@@ -64,14 +64,16 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--teach",
         type=Path,
         default=None,
-        help="train a teacher: read the unlabelled page sentences (distil.py) with the trained"
-        " model, write their probabilities to this file, and export nothing",
+        help="train a teacher: read the unlabelled page sentences and the labelled training mix"
+        " (distil.py) with the trained model, write their probabilities to this file, and export"
+        " nothing",
     )
     parser.add_argument(
         "--soft",
         type=Path,
         default=None,
-        help="a teacher's soft-label file (--teach): also train on its page sentences",
+        help="a teacher's soft-label file (--teach): also train on its page sentences, and learn"
+        " its probabilities beside the labels of the pairs it read",
     )
     parser.add_argument("--soft-weight", type=float, default=0.5)
     parser.add_argument("--temperature", type=float, default=2.0)

@@ -1,5 +1,5 @@
-"""Distillation on page text: a larger model's readings of unlabelled page sentences, kept as
-soft labels that the shipped model's size learns from.
+"""Distillation: a larger model's readings of unlabelled page sentences and of the labelled
+training pairs, kept as soft labels that the shipped model's size learns from.
 
 A larger encoder reads better (the pilot in DATA_CARD.md) but too slowly for the pipeline, which
 reads a page one sentence at a time. So the larger model is trained as a teacher on the same
@@ -9,7 +9,10 @@ most words with its headline, training side only. Its probabilities are written 
 holds no text (each pair is named by a hash of the claim and the sentence), so it can be kept in
 the repository while the sets stay outside it. A later run of the small model trains on its own
 labelled pairs as before and, on those page sentences, learns to read as the teacher reads:
-the teacher's probabilities, softened by a temperature, are its targets there.
+the teacher's probabilities, softened by a temperature, are its targets there. The teacher
+also reads every labelled pair of the training mix, so that on those the student learns its
+probabilities beside the hard label: how sure a reading should be, and which other label a
+hard pair is close to, where the held-out figures are measured.
 
     .train/bin/python -m training.stance.train --base mpnet --teach FILE      # the teacher
     .train/bin/python -m training.stance.train --soft FILE [--soft-weight 0.5]  # the student
@@ -94,6 +97,14 @@ def page_pairs(root: Path) -> list[Pair]:
     """The unlabelled page sentences the teacher reads, each pair once."""
     out: dict[str, Pair] = {}
     for pair in wice_page_pairs(root) + fnc_page_pairs(root):
+        out.setdefault(pair_key(pair.claim, pair.evidence), pair)
+    return list(out.values())
+
+
+def teacher_pairs(root: Path, labelled: Sequence[Pair]) -> list[Pair]:
+    """What a teacher reads: the page sentences, then the labelled training pairs, each once."""
+    out: dict[str, Pair] = {pair_key(p.claim, p.evidence): p for p in page_pairs(root)}
+    for pair in labelled:
         out.setdefault(pair_key(pair.claim, pair.evidence), pair)
     return list(out.values())
 

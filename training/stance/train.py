@@ -261,9 +261,10 @@ def teacher(path: Path, tokenizer, token_types: bool) -> decisive.Teacher:
     return read
 
 
-def read_pages(args, model, tokenizer, encoder, trained: dict, started: float) -> int:
-    """A teacher's run ends here: it reads the page sentences and writes what it read."""
-    pages = distil.page_pairs(args.eval_root)
+def read_pages(args, model, tokenizer, encoder, trained: dict, started: float, mix) -> int:
+    """A teacher's run ends here: it reads the page sentences and the whole training mix (`mix`,
+    not only the part it trained on) and writes what it read."""
+    pages = distil.teacher_pairs(args.eval_root, mix)
     encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in pages])
     logits = predict_logits(torch_runner(model), encoded, encoder.token_types, 32)
     shifted = np.exp(logits - logits.max(-1, keepdims=True))
@@ -280,7 +281,7 @@ def read_pages(args, model, tokenizer, encoder, trained: dict, started: float) -
         "minutes": round((time.perf_counter() - started) / 60, 1),
     }
     distil.write_soft(args.teach, pages, probabilities.tolist(), header)
-    print(f"\nwrote {len(pages)} page pairs' readings to {args.teach} in {header['minutes']} min")
+    print(f"\nwrote {len(pages)} pairs' readings to {args.teach} in {header['minutes']} min")
     return 0
 
 
@@ -306,7 +307,8 @@ def main() -> int:
     pairs = data.load(args.eval_root, names)
     if not pairs:
         raise SystemExit(f"no training data under {args.eval_root}")
-    train = recipe.training_mix(pairs, args.seed)[: args.limit or None]
+    mix = recipe.training_mix(pairs, args.seed)
+    train = mix[: args.limit or None]
     held = [p for p in pairs if p.split == data.HELD_OUT]
     tuning = [p for p in pairs if p.split == data.CALIBRATION]
 
@@ -339,7 +341,7 @@ def main() -> int:
         trained = macro_report(held, labels_of(torch_logits))
         print_report("held out: trained model (PyTorch)", trained)
         if args.teach:
-            return read_pages(args, model, tokenizer, encoder, trained, started)
+            return read_pages(args, model, tokenizer, encoder, trained, started, mix)
 
         args.out.mkdir(parents=True, exist_ok=True)
         full = Path(scratch) / "stance-fp32.onnx"
