@@ -294,7 +294,7 @@ def main() -> int:
             soft_header, soft = distil.read_soft(args.soft)
         except distil.SoftLabelError as error:
             raise SystemExit(f"--soft: {error}") from error
-        print(f"soft labels: {len(soft)} page pairs read by {soft_header.get('teacher')}")
+        print(f"soft labels: {len(soft)} pairs read by {soft_header.get('teacher')}")
 
     started = time.perf_counter()
     random.seed(args.seed)
@@ -403,7 +403,10 @@ def main() -> int:
             "distilled_from": {
                 "file": str(args.soft),
                 "teacher": soft_header.get("teacher", ""),
-                "page_pairs": len(soft),
+                "pairs": len(soft),
+                "labelled_pairs_taught": sum(
+                    p.label in INDEX and distil.pair_key(p.claim, p.evidence) in soft for p in train
+                ),
                 "soft_weight": args.soft_weight,
                 "temperature": args.temperature,
             }
