@@ -261,14 +261,15 @@ def teacher(path: Path, tokenizer, token_types: bool) -> decisive.Teacher:
     return read
 
 
-def read_pages(args, model, tokenizer, encoder, trained: dict, started: float, mix) -> int:
+def read_for_students(args, model, tokenizer, encoder, held, held_encoded, started, mix) -> int:
     """A teacher's run ends here: it reads the page sentences and the whole training mix (`mix`,
-    not only the part it trained on) and writes what it read."""
-    pages = distil.teacher_pairs(args.eval_root, mix)
-    encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in pages])
+    not only the part it trained on) and writes what it read at once; then it reads the held-out
+    pairs and writes the file again with its figures in the header."""
+    pairs = distil.teacher_pairs(args.eval_root, mix)
+    encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in pairs])
     logits = predict_logits(torch_runner(model), encoded, encoder.token_types, 32)
     shifted = np.exp(logits - logits.max(-1, keepdims=True))
-    probabilities = shifted / shifted.sum(-1, keepdims=True)
+    probabilities = (shifted / shifted.sum(-1, keepdims=True)).tolist()
     header = {
         "teacher": encoder.described,
         "epochs": args.epochs,
@@ -276,12 +277,16 @@ def read_pages(args, model, tokenizer, encoder, trained: dict, started: float, m
         "seed": args.seed,
         "sets": args.sets.split(","),
         "started_from": str(args.init) if args.init else "the bare encoder",
-        "pages": recipe.describe(pages),
-        "held_out": trained,
+        "read": recipe.describe(pairs),
         "minutes": round((time.perf_counter() - started) / 60, 1),
     }
-    distil.write_soft(args.teach, pages, probabilities.tolist(), header)
-    print(f"\nwrote {len(pages)} pairs' readings to {args.teach} in {header['minutes']} min")
+    distil.write_soft(args.teach, pairs, probabilities, header)
+    print(f"\nwrote {len(pairs)} pairs' readings to {args.teach} in {header['minutes']} min")
+    torch_logits = predict_logits(torch_runner(model), held_encoded, encoder.token_types, 64)
+    trained = macro_report(held, labels_of(torch_logits))
+    print_report("held out: trained model (PyTorch)", trained)
+    distil.write_soft(args.teach, pairs, probabilities, {**header, "held_out": trained})
+    print(f"added the held-out figures to {args.teach}")
     return 0
 
 
@@ -336,12 +341,14 @@ def main() -> int:
         fine_tune(args, model, encoded, train, encoder.token_types, started, soft)
 
         held_encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in held])
+        if args.teach:
+            return read_for_students(
+                args, model, tokenizer, encoder, held, held_encoded, started, mix
+            )
         tuning_encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in tuning])
         torch_logits = predict_logits(torch_runner(model), held_encoded, encoder.token_types, 64)
         trained = macro_report(held, labels_of(torch_logits))
         print_report("held out: trained model (PyTorch)", trained)
-        if args.teach:
-            return read_pages(args, model, tokenizer, encoder, trained, started, mix)
 
         args.out.mkdir(parents=True, exist_ok=True)
         full = Path(scratch) / "stance-fp32.onnx"
