@@ -82,7 +82,9 @@ def test_the_teacher_reads_training_side_page_sentences_only_unlabelled_and_each
     assert distil.page_pairs(tmp_path) == pages  # the same pairs on every run
 
 
-def test_the_teacher_also_reads_the_labelled_training_pairs_each_once(tmp_path: Path) -> None:
+def test_the_teacher_also_reads_the_labelled_pairs_of_the_measured_sets_each_once(
+    tmp_path: Path,
+) -> None:
     claims = [f"Council {n} approved a park budget in March" for n in range(40)]
     _wice(tmp_path, claims)
     _fnc(tmp_path, [f"Council {n} budget vote" for n in range(20)])
@@ -94,7 +96,10 @@ def test_the_teacher_also_reads_the_labelled_training_pairs_each_once(tmp_path: 
     # A labelled pair that is also a page sentence is read once, as the page sentence.
     again = Pair(pages[0].claim, pages[0].evidence, "support", "wice", TRAIN)
 
-    read = distil.teacher_pairs(tmp_path, [*labelled, again, labelled[0]])
+    # A general-inference pair keeps its hard label alone.
+    general = Pair("A man sleeps", "A man is running a race", "refute", "snli", TRAIN)
+
+    read = distil.teacher_pairs(tmp_path, [*labelled, again, general, labelled[0]])
 
     assert read == [*pages, *labelled]
     keys = [distil.pair_key(p.claim, p.evidence) for p in read]

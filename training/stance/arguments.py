@@ -64,9 +64,9 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--teach",
         type=Path,
         default=None,
-        help="train a teacher: read the unlabelled page sentences and the labelled training mix"
-        " (distil.py) with the trained model, write their probabilities to this file, and export"
-        " nothing",
+        help="train a teacher: read the unlabelled page sentences and the labelled training"
+        " pairs of distil.TAUGHT_SETS with the trained model, write their probabilities to this"
+        " file, and export nothing",
     )
     parser.add_argument(
         "--soft",

@@ -10,9 +10,9 @@ holds no text (each pair is named by a hash of the claim and the sentence), so i
 the repository while the sets stay outside it. A later run of the small model trains on its own
 labelled pairs as before and, on those page sentences, learns to read as the teacher reads:
 the teacher's probabilities, softened by a temperature, are its targets there. The teacher
-also reads every labelled pair of the training mix, so that on those the student learns its
-probabilities beside the hard label: how sure a reading should be, and which other label a
-hard pair is close to, where the held-out figures are measured.
+also reads the labelled training pairs of the sets the figures are measured on, so that on
+those the student learns its probabilities beside the hard label: how sure a reading should
+be, and which other label a hard pair is close to.
 
     .train/bin/python -m training.stance.train --base mpnet --teach FILE      # the teacher
     .train/bin/python -m training.stance.train --soft FILE [--soft-weight 0.5]  # the student
@@ -31,7 +31,14 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from training.stance import news
-from training.stance.pairs import _wice_items, content_words, wice_page, wice_split
+from training.stance.pairs import (
+    GUARDS,
+    REAL_TEXT,
+    _wice_items,
+    content_words,
+    wice_page,
+    wice_split,
+)
 from training.stance.records import LABELS, TRAIN, Pair, split_of
 
 KIND = "page"
@@ -43,6 +50,11 @@ FNC_SENTENCES = 3
 # across headlines, and the teacher's time is the cost.
 FNC_EVERY = 4
 MIN_WORDS = 6
+# The labelled sets whose training pairs the teacher reads: the real-text sets and the guards,
+# where the figures are measured and whose text is most like a page's, and the distractors. The
+# general-inference sets (MultiNLI, SNLI, ANLI, RTE, Perspectrum, SufficientFacts) keep their
+# hard labels alone: their 22,000 or so pairs would cost the teacher another quarter of an hour.
+TAUGHT_SETS = (*REAL_TEXT, *GUARDS, "distractors")
 
 
 class SoftLabelError(ValueError):
@@ -102,10 +114,12 @@ def page_pairs(root: Path) -> list[Pair]:
 
 
 def teacher_pairs(root: Path, labelled: Sequence[Pair]) -> list[Pair]:
-    """What a teacher reads: the page sentences, then the labelled training pairs, each once."""
+    """What a teacher reads: the page sentences, then the labelled training pairs of
+    TAUGHT_SETS, each once."""
     out: dict[str, Pair] = {pair_key(p.claim, p.evidence): p for p in page_pairs(root)}
     for pair in labelled:
-        out.setdefault(pair_key(pair.claim, pair.evidence), pair)
+        if pair.source in TAUGHT_SETS:
+            out.setdefault(pair_key(pair.claim, pair.evidence), pair)
     return list(out.values())
 
 

@@ -262,9 +262,9 @@ def teacher(path: Path, tokenizer, token_types: bool) -> decisive.Teacher:
 
 
 def read_for_students(args, model, tokenizer, encoder, held, held_encoded, started, mix) -> int:
-    """A teacher's run ends here: it reads the page sentences and the whole training mix (`mix`,
-    not only the part it trained on) and writes what it read at once; then it reads the held-out
-    pairs and writes the file again with its figures in the header."""
+    """A teacher's run ends here: it reads the page sentences and the training mix's pairs of
+    the measured sets (`mix`, not only the part it trained on) and writes what it read at once;
+    then it reads the held-out pairs and writes the file again with its figures in the header."""
     pairs = distil.teacher_pairs(args.eval_root, mix)
     encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in pairs])
     logits = predict_logits(torch_runner(model), encoded, encoder.token_types, 32)
