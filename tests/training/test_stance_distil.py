@@ -177,6 +177,37 @@ def test_writing_as_many_rows_as_pairs_or_nothing(tmp_path: Path) -> None:
     assert not path.exists()
 
 
+def test_a_reading_stopped_part_way_keeps_a_whole_file_of_what_it_read(tmp_path: Path) -> None:
+    pairs = _pairs(5)
+    path = tmp_path / "soft.jsonl.gz"
+    chunks: list[int] = []
+
+    def read(part):
+        if chunks:
+            raise KeyboardInterrupt  # stopped during the second chunk
+        chunks.append(len(part))
+        return [[0.6, 0.3, 0.1]] * len(part)
+
+    with pytest.raises(KeyboardInterrupt):
+        distil.read_and_write(path, pairs, read, {"teacher": "t"}, chunk=2)
+
+    header, soft = distil.read_soft(path)
+    assert chunks == [2]
+    assert header["complete"] is False and header["of"] == 5 and header["pairs"] == 2
+    assert set(soft) == {distil.pair_key(p.claim, p.evidence) for p in pairs[:2]}
+
+    rows = distil.read_and_write(path, pairs, lambda part: [[0.1, 0.1, 0.8]] * len(part), {}, 2)
+    header, soft = distil.read_soft(path)
+    assert len(rows) == 5 and header["complete"] is True and len(soft) == 5
+
+
+def test_a_reader_that_returns_too_few_rows_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "soft.jsonl.gz"
+    with pytest.raises(distil.SoftLabelError, match="3 pairs read as 1 rows"):
+        distil.read_and_write(path, _pairs(3), lambda part: [[0.2, 0.3, 0.5]], {}, chunk=3)
+    assert not path.exists()
+
+
 def test_a_run_is_a_teacher_or_a_student_never_both(capsys: pytest.CaptureFixture[str]) -> None:
     from training.stance import arguments
 

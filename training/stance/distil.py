@@ -27,7 +27,8 @@ import gzip
 import hashlib
 import json
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from training.stance import news
@@ -49,6 +50,9 @@ FNC_SENTENCES = 3
 # across headlines, and the teacher's time is the cost.
 FNC_EVERY = 4
 MIN_WORDS = 6
+# A teacher reads this many pairs between writes of its file, so that a reading stopped part-way
+# keeps what it read (a student learns from whatever pairs a file holds).
+READ_CHUNK = 2000
 # The labelled sets whose training pairs the teacher reads: the real-text sets, where the targets
 # are measured and whose text is most like a page's, and the distractors. The others keep their
 # hard labels alone: the general-inference sets and the guards' synthetic or general pairs
@@ -135,6 +139,42 @@ def write_soft(
             key = pair_key(pair.claim, pair.evidence)
             out.write(json.dumps({"k": key, "p": [round(float(p), 4) for p in row]}) + "\n")
     partial.replace(path)
+
+
+def read_and_write(
+    path: Path,
+    pairs: Sequence[Pair],
+    read: Callable[[Sequence[Pair]], Sequence[Sequence[float]]],
+    header: dict,
+    chunk: int = READ_CHUNK,
+) -> list[Sequence[float]]:
+    """Read `pairs` a chunk at a time, in their order, and write the file of what has been read
+    after each chunk: `complete` false in its header until the last. A reading stopped part-way
+    leaves a whole file of the pairs read so far."""
+    if chunk < 1:
+        raise ValueError(f"chunk must be at least 1, not {chunk}")
+    started = time.perf_counter()
+    probabilities: list[Sequence[float]] = []
+    for start in range(0, len(pairs), chunk):
+        part = pairs[start : start + chunk]
+        rows = read(part)
+        if len(rows) != len(part):
+            raise SoftLabelError(f"{len(part)} pairs read as {len(rows)} rows")
+        probabilities.extend(rows)
+        done = len(probabilities)
+        minutes = (time.perf_counter() - started) / 60
+        read_so_far = {
+            **header,
+            "complete": done == len(pairs),
+            "of": len(pairs),
+            "reading_minutes": round(minutes, 1),
+        }
+        write_soft(path, pairs[:done], probabilities, read_so_far)
+        left = minutes / done * (len(pairs) - done)
+        print(f"read {done}/{len(pairs)}: {minutes:.1f} min, about {left:.0f} min left", flush=True)
+    if not pairs:
+        write_soft(path, pairs, probabilities, {**header, "complete": True, "of": 0})
+    return probabilities
 
 
 def read_soft(path: Path) -> tuple[dict, dict[str, tuple[float, ...]]]:

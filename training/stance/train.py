@@ -263,29 +263,35 @@ def teacher(path: Path, tokenizer, token_types: bool) -> decisive.Teacher:
 
 def read_for_students(args, model, tokenizer, encoder, held, held_encoded, started, mix) -> int:
     """A teacher's run ends here: it reads the page sentences and the training mix's pairs of
-    the measured sets (`mix`, not only the part it trained on) and writes what it read at once;
-    then it reads the held-out pairs and writes the file again with its figures in the header."""
+    the measured sets (`mix`, not only the part it trained on), writing what it has read after
+    every chunk; then it reads the held-out pairs and adds its figures to the file's header."""
     pairs = distil.teacher_pairs(args.eval_root, mix)
-    encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in pairs])
-    logits = predict_logits(torch_runner(model), encoded, encoder.token_types, 32)
-    shifted = np.exp(logits - logits.max(-1, keepdims=True))
-    probabilities = (shifted / shifted.sum(-1, keepdims=True)).tolist()
+    runner = torch_runner(model)
+
+    def read(part):
+        encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in part])
+        logits = predict_logits(runner, encoded, encoder.token_types, 32)
+        shifted = np.exp(logits - logits.max(-1, keepdims=True))
+        return (shifted / shifted.sum(-1, keepdims=True)).tolist()
+
     header = {
         "teacher": encoder.described,
         "epochs": args.epochs,
         "learning_rate": args.lr,
         "seed": args.seed,
         "sets": args.sets.split(","),
+        "limit": args.limit,
         "started_from": str(args.init) if args.init else "the bare encoder",
         "read": recipe.describe(pairs),
         "minutes": round((time.perf_counter() - started) / 60, 1),
     }
-    distil.write_soft(args.teach, pairs, probabilities, header)
-    print(f"\nwrote {len(pairs)} pairs' readings to {args.teach} in {header['minutes']} min")
-    torch_logits = predict_logits(torch_runner(model), held_encoded, encoder.token_types, 64)
+    probabilities = distil.read_and_write(args.teach, pairs, read, header)
+    print(f"\nwrote {len(pairs)} pairs' readings to {args.teach}")
+    torch_logits = predict_logits(runner, held_encoded, encoder.token_types, 64)
     trained = macro_report(held, labels_of(torch_logits))
     print_report("held out: trained model (PyTorch)", trained)
-    distil.write_soft(args.teach, pairs, probabilities, {**header, "held_out": trained})
+    done = {**header, "complete": True, "of": len(pairs), "held_out": trained}
+    distil.write_soft(args.teach, pairs, probabilities, done)
     print(f"added the held-out figures to {args.teach}")
     return 0
 
