@@ -93,7 +93,7 @@ def test_the_teacher_also_reads_the_labelled_pairs_of_the_measured_sets_each_onc
         Pair("Vaccines cause autism", "Large studies found no link", "refute", "healthver", TRAIN),
         Pair("The bridge opened in 2020", "It opened in May 2020", "support", "wice", TRAIN),
     ]
-    # A labelled pair that is also a page sentence is read once, as the page sentence.
+    # A labelled pair that is also a page sentence is read once, as the labelled pair.
     again = Pair(pages[0].claim, pages[0].evidence, "support", "wice", TRAIN)
 
     # A general-inference pair keeps its hard label alone.
@@ -101,7 +101,7 @@ def test_the_teacher_also_reads_the_labelled_pairs_of_the_measured_sets_each_onc
 
     read = distil.teacher_pairs(tmp_path, [*labelled, again, general, labelled[0]])
 
-    assert read == [*pages, *labelled]
+    assert read == [*labelled, again, *pages[1:]]
     keys = [distil.pair_key(p.claim, p.evidence) for p in read]
     assert len(keys) == len(set(keys))
 

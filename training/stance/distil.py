@@ -117,12 +117,16 @@ def page_pairs(root: Path) -> list[Pair]:
 
 
 def teacher_pairs(root: Path, labelled: Sequence[Pair]) -> list[Pair]:
-    """What a teacher reads: the page sentences, then the labelled training pairs of
-    TAUGHT_SETS, each once."""
-    out: dict[str, Pair] = {pair_key(p.claim, p.evidence): p for p in page_pairs(root)}
+    """What a teacher reads, each pair once: the labelled training pairs of TAUGHT_SETS first
+    (what only a teacher that trained on them can read), then the page sentences (which an
+    earlier teacher's file may already hold), so that a reading stopped part-way has read the
+    first."""
+    out: dict[str, Pair] = {}
     for pair in labelled:
         if pair.source in TAUGHT_SETS:
             out.setdefault(pair_key(pair.claim, pair.evidence), pair)
+    for pair in page_pairs(root):
+        out.setdefault(pair_key(pair.claim, pair.evidence), pair)
     return list(out.values())
 
 
