@@ -201,6 +201,22 @@ def test_a_reading_stopped_part_way_keeps_a_whole_file_of_what_it_read(tmp_path:
     assert len(rows) == 5 and header["complete"] is True and len(soft) == 5
 
 
+def test_two_teachers_files_read_as_one_the_later_reading_standing(tmp_path: Path) -> None:
+    pairs = _pairs(3)
+    first, second = tmp_path / "pages.jsonl.gz", tmp_path / "pairs.jsonl.gz"
+    distil.write_soft(first, pairs[:2], [[0.8, 0.1, 0.1]] * 2, {"teacher": "one"})
+    distil.write_soft(second, pairs[1:], [[0.1, 0.8, 0.1]] * 2, {"teacher": "two"})
+
+    header, soft = distil.read_soft_files([first, second])
+
+    keys = [distil.pair_key(p.claim, p.evidence) for p in pairs]
+    assert soft == {keys[0]: (0.8, 0.1, 0.1), keys[1]: (0.1, 0.8, 0.1), keys[2]: (0.1, 0.8, 0.1)}
+    assert header["teacher"] == "one; two"
+    assert [f["pairs"] for f in header["files"]] == [2, 2]
+    with pytest.raises(distil.SoftLabelError):
+        distil.read_soft_files([first, tmp_path / "missing.jsonl.gz"])
+
+
 def test_a_reader_that_returns_too_few_rows_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "soft.jsonl.gz"
     with pytest.raises(distil.SoftLabelError, match="3 pairs read as 1 rows"):
@@ -212,10 +228,10 @@ def test_a_run_is_a_teacher_or_a_student_never_both(capsys: pytest.CaptureFixtur
     from training.stance import arguments
 
     teacher = arguments.parse(["--base", "mpnet", "--teach", "t.jsonl.gz"])
-    student = arguments.parse(["--soft", "t.jsonl.gz", "--soft-weight", "0.3"])
+    student = arguments.parse(["--soft", "a.jsonl.gz", "b.jsonl.gz", "--soft-weight", "0.3"])
     assert (teacher.teach, teacher.soft) == (Path("t.jsonl.gz"), None)
     assert (student.soft, student.soft_weight, student.temperature) == (
-        Path("t.jsonl.gz"),
+        [Path("a.jsonl.gz"), Path("b.jsonl.gz")],
         0.3,
         2.0,
     )

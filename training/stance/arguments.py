@@ -71,9 +71,11 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument(
         "--soft",
         type=Path,
+        nargs="+",
         default=None,
-        help="a teacher's soft-label file (--teach): also train on its page sentences, and learn"
-        " its probabilities beside the labels of the pairs it read",
+        help="teachers' soft-label files (--teach): also train on their page sentences, and learn"
+        " their probabilities beside the labels of the pairs they read (where two files read the"
+        " same pair, the later file's reading is learnt)",
     )
     parser.add_argument("--soft-weight", type=float, default=0.5)
     parser.add_argument("--temperature", type=float, default=2.0)

@@ -204,6 +204,19 @@ def read_soft(path: Path) -> tuple[dict, dict[str, tuple[float, ...]]]:
     return header, soft
 
 
+def read_soft_files(paths: Sequence[Path]) -> tuple[dict, dict[str, tuple[float, ...]]]:
+    """Several teachers' files as one: where two read the same pair, the later file's reading
+    stands. The header names every teacher and how many pairs each file gave."""
+    soft: dict[str, tuple[float, ...]] = {}
+    teachers, given = [], []
+    for path in paths:
+        header, read = read_soft(path)
+        soft.update(read)
+        teachers.append(str(header.get("teacher", "")))
+        given.append({"file": str(path), "pairs": len(read), "complete": header.get("complete")})
+    return {"teacher": "; ".join(teachers), "files": given}, soft
+
+
 def taught(pairs: Sequence[Pair], soft: dict[str, tuple[float, ...]]) -> list[Pair]:
     """The page pairs the teacher read, in a fixed order; a pair it did not read is left out."""
     return [p for p in pairs if pair_key(p.claim, p.evidence) in soft]

@@ -130,7 +130,8 @@ def fingerprint(args: argparse.Namespace, train: list[data.Pair]) -> str:
         digest.update(b"init=" + hashlib.sha256(args.init.read_bytes()).digest())
     if getattr(args, "soft", None):
         digest.update(f"soft_weight={args.soft_weight};temperature={args.temperature};".encode())
-        digest.update(b"soft=" + hashlib.sha256(args.soft.read_bytes()).digest())
+        for path in args.soft:
+            digest.update(b"soft=" + hashlib.sha256(path.read_bytes()).digest())
     for pair in train:
         digest.update(f"{pair.claim}\x00{pair.evidence}\x00{pair.label}\x01".encode())
     return digest.hexdigest()[:16]
@@ -302,7 +303,7 @@ def main() -> int:
     soft_header: dict = {}
     if args.soft:
         try:
-            soft_header, soft = distil.read_soft(args.soft)
+            soft_header, soft = distil.read_soft_files(args.soft)
         except distil.SoftLabelError as error:
             raise SystemExit(f"--soft: {error}") from error
         print(f"soft labels: {len(soft)} pairs read by {soft_header.get('teacher')}")
@@ -414,7 +415,7 @@ def main() -> int:
             },
             "training_pairs": recipe.describe(train),
             "distilled_from": {
-                "file": str(args.soft),
+                "files": [str(path) for path in args.soft],
                 "teacher": soft_header.get("teacher", ""),
                 "pairs": len(soft),
                 "labelled_pairs_taught": sum(
