@@ -238,3 +238,21 @@ def test_a_run_is_a_teacher_or_a_student_never_both(capsys: pytest.CaptureFixtur
     with pytest.raises(SystemExit):
         arguments.parse(["--teach", "t.jsonl.gz", "--soft", "t.jsonl.gz"])
     assert "not both in one run" in capsys.readouterr().err
+
+
+def test_a_teacher_is_checked_on_the_labelled_pairs_it_read_and_never_trained_on() -> None:
+    from training.stance import recipe, soft_check
+
+    labelled = [
+        Pair(f"claim {n}", f"evidence {n}", LABELS[n % 3], "healthver", TRAIN) for n in range(30)
+    ]
+    mix = recipe.training_mix(labelled, 13)
+    read = {distil.pair_key(p.claim, p.evidence): (0.8, 0.1, 0.1) for p in mix[:25]}
+    header = {"seed": 13, "limit": 10}
+
+    unseen = soft_check.unseen_pairs(header, labelled, read)
+
+    assert unseen == mix[10:25]
+    assert soft_check.likeliest(read, unseen) == ["support"] * 15
+    # Without a limit the teacher trained on every pair of the mix: none is unseen.
+    assert soft_check.unseen_pairs({"seed": 13, "limit": 0}, labelled, read) == []
