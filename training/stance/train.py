@@ -33,7 +33,6 @@ import numpy as np
 import onnxruntime
 import torch
 from onnxruntime.quantization import QuantType, quantize_dynamic
-from transformers import AutoModelForSequenceClassification
 
 from training.stance import arguments, calibrate, decisive, distil, encoders, recipe, warmstart
 from training.stance import pairs as data
@@ -339,9 +338,7 @@ def main() -> int:
             train += distil.taught(distil.page_pairs(args.eval_root), soft)
         print(f"training pairs {len(train)}: {recipe.describe(train)}")
         print(f"calibration pairs {len(tuning)}, held-out pairs {len(held)}", flush=True)
-        model = AutoModelForSequenceClassification.from_pretrained(
-            str(base), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id=INDEX
-        )
+        model = encoders.classifier(base, encoder, LABELS)
         if args.init:
             start_from(model, args.init, tokenizer, held, encoder.token_types)
         encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in train])
