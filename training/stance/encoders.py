@@ -46,8 +46,9 @@ ENCODERS = {
         token_types=False,
     ),
     # The lower third of MPNet, as wide as the whole. Quantized to int8 and read one pair at a
-    # time on one thread, the bare encoders read 300 held-out pairs at 23 pairs a second with all
-    # 12 layers, 44 with 6 and 64 with 4, where the shipped MiniLM model reads 137 (DATA_CARD.md).
+    # time on one thread (`speed.py`), the bare encoders read 300 held-out pairs at 24 pairs a
+    # second with all 12 layers, 47 with 6 and 69 with 4, where the shipped MiniLM model reads
+    # 138 (DATA_CARD.md).
     "mpnet4": Encoder(
         "mpnet4",
         "the lower 4 of the 12 layers of sentence-transformers/all-mpnet-base-v2"
