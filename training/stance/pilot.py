@@ -20,12 +20,11 @@ from pathlib import Path
 
 import numpy as np
 import torch
-from transformers import AutoModelForSequenceClassification
 
 from training.stance import encoders, recipe
 from training.stance import pairs as data
 from training.stance.report import macro
-from training.stance.train import INDEX, LABELS, fine_tune, labels_of, predict_logits, torch_runner
+from training.stance.train import LABELS, fine_tune, labels_of, predict_logits, torch_runner
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,9 +56,7 @@ def main() -> int:
         with tempfile.TemporaryDirectory() as scratch:
             base = encoders.unpack(name, Path(scratch) / "base")
             tokenizer = encoders.tokenizer_for(base, 128)
-            model = AutoModelForSequenceClassification.from_pretrained(
-                str(base), num_labels=len(LABELS), id2label=dict(enumerate(LABELS)), label2id=INDEX
-            )
+            model = encoders.classifier(base, encoder, LABELS)
             settings = argparse.Namespace(
                 base=name, epochs=1.0, batch_size=16, lr=5e-5, max_length=128, seed=args.seed,
                 sets="pilot", limit=args.train, checkpoint=Path(scratch) / "checkpoints",

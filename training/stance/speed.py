@@ -70,9 +70,13 @@ def main() -> int:
         for n in args.layers.split(",")
         if n
     ]
+    unpacked: dict[str, Path] = {}
     with tempfile.TemporaryDirectory() as scratch:
         for encoder in chosen:
-            folder = encoders.unpack(encoder.unpacks, Path(scratch) / encoder.unpacks)
+            if encoder.unpacks not in unpacked:  # the cuts of one encoder share its weights
+                into = Path(scratch) / encoder.unpacks
+                unpacked[encoder.unpacks] = encoders.unpack(encoder.unpacks, into)
+            folder = unpacked[encoder.unpacks]
             model = encoders.classifier(folder, encoder, LABELS)
             full, int8 = Path(scratch) / "fp32.onnx", Path(scratch) / "int8.onnx"
             export(model, full, encoder.token_types)
