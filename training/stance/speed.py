@@ -18,12 +18,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import onnxruntime
-from onnxruntime.quantization import QuantType, quantize_dynamic
-
 from training.stance import encoders
 from training.stance import pairs as data
-from training.stance.train import LABELS, export
+from training.stance.train import LABELS, export, onnx_runner, quantize
 
 ROOT = Path(__file__).resolve().parents[2]
 SETS = ("climate-fever", "healthver", "fnc-1", "liar-plus")
@@ -33,19 +30,13 @@ WARM_UP = 20
 def pairs_per_second(model: Path, folder: Path, pairs: list[data.Pair], token_types: bool) -> float:
     tokenizer = encoders.tokenizer_for(folder, 128)
     encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in pairs])
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = options.inter_op_num_threads = 1
-    session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
-    inputs = {i.name for i in session.get_inputs()}
-    feeds = [
-        {k: v for k, v in encoders.arrays([one], token_types).items() if k in inputs}
-        for one in encoded
-    ]
+    run = onnx_runner(model)  # one thread, as the runtime reads
+    feeds = [encoders.arrays([one], token_types) for one in encoded]
     for feed in feeds[:WARM_UP]:
-        session.run(None, feed)
+        run(feed)
     started = time.perf_counter()
     for feed in feeds:
-        session.run(None, feed)
+        run(feed)
     return len(feeds) / (time.perf_counter() - started)
 
 
@@ -80,7 +71,7 @@ def main() -> int:
             model = encoders.classifier(folder, encoder, LABELS)
             full, int8 = Path(scratch) / "fp32.onnx", Path(scratch) / "int8.onnx"
             export(model, full, encoder.token_types)
-            quantize_dynamic(str(full), str(int8), weight_type=QuantType.QInt8, per_channel=True)
+            quantize(full, int8)
             rate = pairs_per_second(int8, folder, pairs, encoder.token_types)
             size = int8.stat().st_size / 2**20
             print(f"{encoder.name:<10} {rate:6.1f} pairs/s  {size:4.0f} MB int8", flush=True)
