@@ -79,6 +79,24 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument("--soft-weight", type=float, default=0.5)
     parser.add_argument("--temperature", type=float, default=2.0)
+    parser.add_argument(
+        "--bf16",
+        action="store_true",
+        help="train and read under bf16 autocast (fp32 weights; the CPU's AMX units)",
+    )
+    parser.add_argument(
+        "--ship",
+        choices=("auto", "int8", "fp32"),
+        default="auto",
+        help="the ONNX copy that ships; auto: int8 unless it loses more than ship.INT8_LOSS"
+        " of macro-F1 on a measured set",
+    )
+    parser.add_argument(
+        "--copies-on",
+        default="",
+        help="the held-out sets the ONNX copies are read on (default: all; the trained model"
+        " is always read on every set)",
+    )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None, help="train on this many pairs")

@@ -34,7 +34,16 @@ import onnxruntime
 import torch
 from onnxruntime.quantization import QuantType, quantize_dynamic
 
-from training.stance import arguments, calibrate, decisive, distil, encoders, recipe, warmstart
+from training.stance import (
+    arguments,
+    calibrate,
+    decisive,
+    distil,
+    encoders,
+    recipe,
+    ship,
+    warmstart,
+)
 from training.stance import pairs as data
 from training.stance.report import against, macro_report, print_report
 
@@ -75,9 +84,9 @@ def predict_logits(run, encoded: encoders.Encoded, token_types: bool, size: int)
     return logits
 
 
-def torch_runner(model):
+def torch_runner(model, bf16: bool = False):
     def run(batch: dict[str, np.ndarray]) -> np.ndarray:
-        with torch.inference_mode():
+        with torch.inference_mode(), torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
             tensors = {k: torch.from_numpy(v) for k, v in batch.items()}
             return model(**tensors).logits.float().numpy()
 
@@ -85,10 +94,10 @@ def torch_runner(model):
     return run
 
 
-def onnx_runner(path: Path):
-    """One sequence per run, as the runtime reads (int8 activations are scaled per run)."""
+def onnx_runner(path: Path, threads: int = 1):
+    """An ONNX copy's logits for a batch; one thread unless told, as the runtime reads."""
     options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
+    options.intra_op_num_threads = threads
     session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
     names = {i.name for i in session.get_inputs()}
 
@@ -131,6 +140,8 @@ def fingerprint(args: argparse.Namespace, train: list[data.Pair]) -> str:
     keys = ("base", "epochs", "batch_size", "lr", "max_length", "seed", "sets", "limit", "weigh")
     for key in keys:
         digest.update(f"{key}={getattr(args, key)};".encode())
+    if getattr(args, "bf16", False):
+        digest.update(b"bf16;")
     if args.init:
         digest.update(b"init=" + hashlib.sha256(args.init.read_bytes()).digest())
     if getattr(args, "soft", None):
@@ -206,7 +217,10 @@ def fine_tune(
             k: torch.from_numpy(v)
             for k, v in encoders.arrays([encoded[i] for i in batch], token_types).items()
         }
-        logits = model(**tensors).logits
+        # bf16 autocast runs the matrix multiplies on the CPU's AMX units; the weights, the
+        # optimiser and the loss stay fp32 (a model cast wholly to bf16 learns slower).
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=args.bf16):
+            logits = model(**tensors).logits.float()
         per_pair = loss_of(logits, targets[batch]) * pair_weights[batch]
         if soft:
             student = torch.log_softmax(logits / temperature, dim=-1)
@@ -356,39 +370,58 @@ def main() -> int:
                 args, model, tokenizer, encoder, held, held_encoded, started, mix
             )
         tuning_encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in tuning])
-        torch_logits = predict_logits(torch_runner(model), held_encoded, encoder.token_types, 64)
+        torch_logits = predict_logits(
+            torch_runner(model, args.bf16), held_encoded, encoder.token_types, 64
+        )
         trained = macro_report(held, labels_of(torch_logits))
-        print_report("held out: trained model (PyTorch)", trained)
+        print_report(f"held out: trained model (PyTorch{', bf16' if args.bf16 else ''})", trained)
 
         args.out.mkdir(parents=True, exist_ok=True)
         full = Path(scratch) / "stance-fp32.onnx"
         export(model, full, encoder.token_types)
-        # fp32 activations are not quantized per run, so batches read as single pairs do.
+        # The copies are read on the sets named (all by default), each as the runtime would.
+        copies_sets = set(args.copies_on.split(",")) if args.copies_on else None
+        kept = [i for i, p in enumerate(held) if copies_sets is None or p.source in copies_sets]
+        measured = [held[i] for i in kept]
+        measured_encoded = [held_encoded[i] for i in kept]
+        fp32_run = onnx_runner(full, args.threads)
         exported = macro_report(
-            held,
-            labels_of(predict_logits(onnx_runner(full), held_encoded, encoder.token_types, 64)),
+            measured,
+            labels_of(predict_logits(fp32_run, measured_encoded, encoder.token_types, 32)),
         )
         print_report("held out: ONNX export (fp32)", exported)
-        quantized = Path(scratch) / "stance.onnx"
+        quantized = Path(scratch) / "stance-int8.onnx"
         quantize(full, quantized)
-        int8_run = onnx_runner(quantized)
+        int8_run = onnx_runner(quantized, args.threads)
         int8 = macro_report(
-            held, labels_of(predict_logits(int8_run, held_encoded, encoder.token_types, 1))
+            measured, labels_of(predict_logits(int8_run, measured_encoded, encoder.token_types, 1))
         )
         print_report("held out: ONNX int8", int8)
+        losses = ship.int8_losses(exported, int8)
+        kind = args.ship if args.ship != "auto" else ship.choose(losses)
+        print(f"\nint8 loses against fp32 (macro-F1): {losses}\nships: {kind}", flush=True)
+        shipped = Path(scratch) / "stance.onnx"
+        if kind == "int8":
+            shutil.copy(quantized, shipped)
+            shipped_run = int8_run
+        else:
+            ship.store_half(full, shipped)
+            shipped_run = onnx_runner(shipped, args.threads)
         started_from: dict[str, dict[str, float]] = {}
         if args.init:
             # The model it would replace, read the same way on the same pairs: the guards.
             started_from = macro_report(
-                held,
+                measured,
                 labels_of(
-                    predict_logits(onnx_runner(args.init), held_encoded, encoder.token_types, 1)
+                    predict_logits(onnx_runner(args.init), measured_encoded, encoder.token_types, 1)
                 ),
             )
             print(f"\nheld out: ONNX int8 against {args.init}")
             print("\n".join(against(started_from, int8, data.GUARDS, data.GUARD_MARGIN)))
 
-        tuning_logits = predict_logits(int8_run, tuning_encoded, encoder.token_types, 1)
+        tuning_logits = predict_logits(
+            shipped_run, tuning_encoded, encoder.token_types, ship.BATCH[kind]
+        )
         gold = [p.label for p in tuning]
         fitted = calibrate.fit(tuning_logits, gold)
         probabilities = calibrate.apply(tuning_logits, fitted)
@@ -396,7 +429,7 @@ def main() -> int:
         bars = calibrate.bars(probabilities[real], [gold[i] for i in real])
         print(f"\ncalibration by class: {json.dumps(fitted)}\nbars on real text: {bars}")
 
-        shutil.copy(quantized, args.out / "stance.onnx")
+        shutil.copy(shipped, args.out / "stance.onnx")
         shutil.copy(base / "tokenizer.json", args.out / "tokenizer.json")
         card = {
             "labels": list(LABELS),
@@ -437,6 +470,13 @@ def main() -> int:
                 "bars": bars,
                 "reliability": calibrate.reliability(probabilities[real], [gold[i] for i in real]),
             },
+            "copy": {
+                "kind": kind,
+                "batch": ship.BATCH[kind],
+                "int8_loss": losses,
+                "bytes": shipped.stat().st_size,
+            },
+            "batch": ship.BATCH[kind],
             "held_out": {"torch": trained, "onnx_fp32": exported, "onnx_int8": int8},
             "held_out_started_from": started_from,
             "minutes": round((time.perf_counter() - started) / 60, 1),
