@@ -268,6 +268,61 @@ def _wice_sentences(limit: int | None) -> dict[str, dict[str, float]] | None:
     return out
 
 
+def _wice_picks(ks: list[int]) -> dict[str, dict[str, float]] | None:
+    """The strong reader where it decides, on WiCE's held-out pages: for each k, how many of the
+    sentences annotators chose are among the k the fast model picks on their page (the pick's
+    recall), and the support F1 when the strong model reads the picked sentences and the rest
+    read as neither. Also the fast model alone on every sentence, for comparison."""
+    from evidence.stance import model as stance_model
+
+    fast, strong = stance_model.get(), stance_model.get_strong()
+    if fast is None or strong is None:
+        print("the fast and the strong stance models are both needed for --picks")
+        return None
+    try:
+        items = data._wice_items(EVAL)
+    except FileNotFoundError:
+        return None
+    pages = []
+    for item in items:
+        if data.wice_split(item) != data.HELD_OUT:
+            continue
+        sentences, chosen = data.wice_page(item)
+        if sentences:
+            pages.append((item["claim"], sentences, chosen, fast.read(item["claim"], sentences)))
+    out: dict[str, dict[str, float]] = {}
+    strong_read: dict[tuple[int, int], str] = {}
+    for k in ks:
+        gold: list[bool] = []
+        predicted: list[bool] = []
+        kept = 0
+        started = time.perf_counter()
+        for number, (claim, sentences, chosen, readings) in enumerate(pages):
+            picked = stance_model.pick(readings, k)
+            fresh = [i for i in picked if (number, i) not in strong_read]
+            for i, reading in zip(fresh, strong.read(claim, [sentences[i] for i in fresh]),
+                                  strict=True):  # fmt: skip
+                strong_read[(number, i)] = reading.stance
+            kept += sum(1 for i in chosen if i in picked)
+            gold += [i in chosen for i in range(len(sentences))]
+            predicted += [
+                i in picked and strong_read[(number, i)] == data.SUPPORT
+                for i in range(len(sentences))
+            ]
+        backing = sum(gold)
+        out[f"k={k}"] = {
+            "pick_recall": round(kept / backing, 4) if backing else 0.0,
+            **_support_f1(gold, predicted),
+            "strong_reads_per_page": round(sum(min(k, len(p[1])) for p in pages) / len(pages), 1),
+            "seconds_new_reads": round(time.perf_counter() - started, 1),
+        }
+    out["fast model alone, every sentence"] = _support_f1(
+        [i in chosen for _, sentences, chosen, _ in pages for i in range(len(sentences))],
+        [r.stance == data.SUPPORT for *_, readings in pages for r in readings],
+    )
+    return out
+
+
 def _print_sets(name: str, figures: dict[str, dict[str, float]]) -> None:
     print(f"\n {name}")
     for source, values in figures.items():
@@ -304,6 +359,12 @@ def main() -> int:
     parser.add_argument("--sets", default=",".join(data.SETS), help="comma-separated sets")
     parser.add_argument("--no-embed", action="store_true", help="lexical: token coverage only")
     parser.add_argument("--sweep", action="store_true")
+    parser.add_argument(
+        "--picks",
+        default="",
+        help="also read WiCE's held-out pages with the strong model on the k sentences the fast"
+        " one picks, for each k given (e.g. 4,6,8,12)",
+    )
     args = parser.parse_args()
     if not EVAL.is_dir():
         # Nothing to measure: one line, and a failing exit, so that no one reads on for figures.
@@ -357,6 +418,11 @@ def main() -> int:
                 for level, values in levels.items()
             )
             print(f"  {group:25s} {shown}")
+    if args.picks:
+        picks = _wice_picks([int(k) for k in args.picks.split(",") if k])
+        if picks is not None:
+            report["wice_picks"] = picks
+            _print_sets("WiCE held-out pages: the strong model reads the k sentences picked", picks)
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         args.json.write_text(json.dumps(report, indent=2) + "\n")

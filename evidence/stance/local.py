@@ -11,7 +11,8 @@ from evidence.dates import find_text_dates
 from evidence.models import CONFIDENCE_RANK, Confidence, Method, Stance
 from evidence.rerank import ScoredChunk, cosine_to_first
 from evidence.stance.attribution import attributed, debunk_cues
-from evidence.stance.model import Reading
+from evidence.stance.model import Reading, read_where_it_decides
+from evidence.stance.model import deciding as deciding_model
 from evidence.stance.model import get as loaded_stance_model
 from evidence.stance.scorer import (
     RELEVANT,
@@ -130,7 +131,7 @@ def _judge(
             None if c.kind == "debunk" and j.stance != Stance.REFUTE else (c.span, j)
             for c, j in zip(candidates, lexical, strict=True)
         ]  # read lexically, a debunk counts only as a refutation
-    readings = model.read(signals.text, texts)
+    readings = read_where_it_decides(signals.text, texts) or []
     return [
         (c.span, _combined(j, _from_model(signals, passage, reading, reference)))
         for c, j, passage, reading in zip(candidates, lexical, texts, readings, strict=True)
@@ -266,7 +267,7 @@ MODEL_AGREE = 0.5
 
 def model_bars() -> dict[str, float]:
     """The counting bar of each label: the loaded model's own, else MODEL_MEDIUM."""
-    model = loaded_stance_model()
+    model = deciding_model()
     bars: dict[str, float] = dict(MODEL_MEDIUM)
     if model is not None and model.bars:
         bars.update({Stance(label): float(bar) for label, bar in model.bars.items()})

@@ -9,6 +9,13 @@ The model and its tokenizer ship in `evidence/stance/model/`; nothing is downloa
 once per process, on first use, and reads in batches. When the files are missing or do not
 load, `get()` logs a warning once and answers None, and the caller falls back to the lexical
 scorer.
+
+Two readers may ship. The fast one (`evidence/stance/model/`) reads every candidate sentence of a
+page; the strong one (`evidence/stance/strong/`, a larger cross-encoder) reads only the
+`STANCE_PICK` sentences the fast one found most about the claim, and its readings stand for
+them (`read_where_it_decides`). The other sentences read as neither: what the fast reader would
+have said of them is what the strong one was shipped to replace. Without the strong reader
+the fast one reads alone.
 """
 
 from __future__ import annotations
@@ -25,9 +32,10 @@ from django.conf import settings
 
 logger = logging.getLogger(__name__)
 
-# Sentences per run. The int8 model quantizes its activations with one scale per run, so a
-# reading would shift with whatever else shares its batch; one sentence per run keeps each
-# reading the same wherever it is read, and on a CPU it costs nothing (bench/stance_bench.py).
+# Sentences per run, unless the card says otherwise. An int8 model quantizes its activations with
+# one scale per run, so a reading would shift with whatever else shares its batch; one sentence
+# per run keeps each reading the same wherever it is read (bench/stance_bench.py). An fp32 model
+# reads a sentence the same in any batch, and its card says how many to read at once.
 _BATCH = 1
 _lock = threading.Lock()
 _loaded: dict[Path, StanceModel | None] = {}
@@ -58,6 +66,7 @@ class StanceModel:
         self.bias = np.asarray(calibration.get("bias", [0.0] * len(self.labels)), np.float32)
         # How sure a reading of each label must be to count toward a verdict; None: the defaults.
         self.bars: dict[str, float] | None = card.get("bars")
+        self.batch = max(1, int(card.get("batch", _BATCH)))
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
@@ -75,8 +84,8 @@ class StanceModel:
         # When batches hold several sentences, similar lengths share one, so little is padding.
         order = sorted(range(len(encodings)), key=lambda i: len(encodings[i].ids))
         probabilities = np.zeros((len(sentences), len(self.labels)), dtype=np.float32)
-        for start in range(0, len(order), _BATCH):
-            rows = order[start : start + _BATCH]
+        for start in range(0, len(order), self.batch):
+            rows = order[start : start + self.batch]
             logits = self._logits([encodings[i] for i in rows]) * self.scale + self.bias
             shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
             probabilities[rows] = shifted / shifted.sum(axis=1, keepdims=True)
@@ -114,25 +123,80 @@ def folder() -> Path:
 
 
 def get() -> StanceModel | None:
-    """The process's model, loaded on first use; None (with one warning) when it cannot load."""
-    where = folder()
+    """The process's fast model, loaded on first use; None (with one warning) when it cannot
+    load."""
+    return _get(folder())
+
+
+def get_strong() -> StanceModel | None:
+    """The process's strong model, loaded on first use; None (with one warning) when it cannot
+    load, and then the fast model reads alone."""
+    return _get(Path(settings.STANCE_STRONG_MODEL_DIR))
+
+
+def deciding() -> StanceModel | None:
+    """The model whose readings decide, and so whose bars count: the strong one where both
+    load, the fast one alone where only it does, None where the fast one does not."""
+    fast = get()
+    if fast is None:
+        return None
+    return get_strong() or fast
+
+
+def _get(where: Path) -> StanceModel | None:
     with _lock:
         if where not in _loaded:
             _loaded[where] = _load(where)
         return _loaded[where]
 
 
+def unread(labels: tuple[str, ...]) -> Reading:
+    """A sentence the strong reader was not given: it reads as neither, about nothing."""
+    return Reading(
+        stance="neutral",
+        probability=1.0,
+        probabilities={label: float(label == "neutral") for label in labels},
+    )
+
+
+def pick(readings: list[Reading], k: int) -> list[int]:
+    """The k sentences the fast reader found most about the claim (least likely neither), in
+    page order."""
+    ranked = sorted(
+        range(len(readings)), key=lambda i: readings[i].probabilities.get("neutral", 1.0)
+    )
+    return sorted(ranked[:k])
+
+
+def read_where_it_decides(claim: str, sentences: list[str]) -> list[Reading] | None:
+    """Each sentence's reading: the strong model's for the sentences the fast one picks, neither
+    for the rest; the fast model's alone when the strong one does not load; None when neither
+    loads (the caller reads lexically)."""
+    fast = get()
+    if fast is None:
+        return None
+    readings = fast.read(claim, sentences)
+    strong = get_strong()
+    if strong is None:
+        return readings
+    chosen = pick(readings, settings.STANCE_PICK)
+    out = [unread(strong.labels)] * len(sentences)
+    for index, reading in zip(
+        chosen, strong.read(claim, [sentences[i] for i in chosen]), strict=True
+    ):
+        out[index] = reading
+    return out
+
+
 def _load(where: Path) -> StanceModel | None:
     if not (where / "stance.onnx").is_file():
-        logger.warning(
-            "stance model not found in %s; reading stance with the lexical scorer", where
-        )
+        logger.warning("stance model not found in %s; reading stance without it", where)
         return None
     try:
         return StanceModel(where, threads=settings.STANCE_MODEL_THREADS)
     except Exception:
         logger.warning(
-            "stance model in %s failed to load; reading stance with the lexical scorer",
+            "stance model in %s failed to load; reading stance without it",
             where,
             exc_info=True,
         )

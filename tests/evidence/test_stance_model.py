@@ -307,6 +307,7 @@ def test_the_cards_calibration_and_bars_are_what_a_reading_is_counted_by(
     card["bars"] = {"support": 0.6, "refute": 0.7}
     (tmp_path / "stance.json").write_text(json.dumps(card))
     settings.STANCE_MODEL_DIR = str(tmp_path)
+    settings.STANCE_STRONG_MODEL_DIR = str(tmp_path / "no-strong-reader")  # the fast one decides
     stance_model.forget()
 
     [after] = stance_model.get().read(CLAIM.text, [sentence])  # type: ignore[union-attr]
@@ -316,3 +317,105 @@ def test_the_cards_calibration_and_bars_are_what_a_reading_is_counted_by(
     assert model_bars() == {Stance.SUPPORT: 0.6, Stance.REFUTE: 0.7}
     assert model_confidence(0.65, Stance.SUPPORT, model_bars()) == Confidence.MEDIUM
     assert model_confidence(0.65, Stance.REFUTE, model_bars()) == Confidence.LOW
+
+
+def _reader_copy(into: Path, **card_changes: Any) -> Path:
+    """A copy of the shipped fast model with its card changed, to stand as another reader."""
+    into.mkdir(parents=True, exist_ok=True)
+    for name in ("stance.onnx", "tokenizer.json"):
+        shutil.copy(SHIPPED / name, into / name)
+    card = json.loads((SHIPPED / "stance.json").read_text())
+    (into / "stance.json").write_text(json.dumps({**card, **card_changes}))
+    return into
+
+
+@pytest.fixture
+def refuting_strong_reader(settings: Any, tmp_path: Path) -> None:
+    """A strong reader that reads every sentence it is given as a sure refutation, so that
+    what it read shows in the readings."""
+    strong = _reader_copy(
+        tmp_path / "strong", calibration={"scale": [0.0, 0.0, 0.0], "bias": [0.0, 9.0, 0.0]}
+    )
+    settings.STANCE_STRONG_MODEL_DIR = str(strong)
+    settings.STANCE_PICK = 2
+    stance_model.forget()
+
+
+def test_the_pick_is_the_sentences_the_fast_reader_finds_most_about_the_claim() -> None:
+    def reading(neutral: float) -> stance_model.Reading:
+        rest = (1.0 - neutral) / 2
+        return stance_model.Reading(
+            "neutral", neutral, {"support": rest, "refute": rest, "neutral": neutral}
+        )
+
+    readings = [reading(0.9), reading(0.2), reading(0.95), reading(0.4), reading(0.1)]
+
+    assert stance_model.pick(readings, 2) == [1, 4]  # in page order
+    assert stance_model.pick(readings, 3) == [1, 3, 4]
+    assert stance_model.pick(readings, 9) == [0, 1, 2, 3, 4]
+
+
+@pytest.mark.usefixtures("refuting_strong_reader")
+def test_the_strong_reader_reads_only_the_picked_sentences_and_the_rest_read_as_neither() -> None:
+    sentences = [
+        "The new football stadium will open to the public next summer.",
+        "On 12 March 2024 the city council voted to approve the new library budget.",
+        "Residents can read the minutes online.",
+        "The council approved the library budget for 2024 in March.",
+    ]
+    fast = stance_model.get()
+    assert fast is not None
+    expected = stance_model.pick(fast.read(CLAIM.text, sentences), 2)
+
+    readings = stance_model.read_where_it_decides(CLAIM.text, sentences)
+
+    assert readings is not None
+    assert expected == [1, 3]  # the two sentences about the budget
+    assert [r.stance for r in readings] == ["neutral", "refute", "neutral", "refute"]
+    assert readings[0].probabilities == {"support": 0.0, "refute": 0.0, "neutral": 1.0}
+    assert readings[1].probabilities["refute"] > 0.99
+
+
+@pytest.mark.usefixtures("refuting_strong_reader")
+def test_a_page_is_decided_by_the_strong_readers_reading_and_its_bars(settings: Any) -> None:
+    strong = Path(settings.STANCE_STRONG_MODEL_DIR) / "stance.json"
+    card = json.loads(strong.read_text())
+    (strong).write_text(json.dumps({**card, "bars": {"support": 0.8, "refute": 0.75}}))
+    stance_model.forget()
+
+    finding = _page(CLAIM, "On 12 March 2024 the city council voted to approve the new budget.")
+
+    assert finding.method == Method.MODEL
+    assert finding.stance == Stance.REFUTE  # the strong reader's reading, not the fast one's
+    assert model_bars() == {Stance.SUPPORT: 0.8, Stance.REFUTE: 0.75}
+
+
+def test_without_the_strong_reader_the_fast_one_reads_alone(
+    settings: Any, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    settings.STANCE_STRONG_MODEL_DIR = str(tmp_path / "nowhere")
+    stance_model.forget()
+    sentences = ["On 12 March 2024 the city council voted to approve the new library budget."]
+    fast = stance_model.get()
+    assert fast is not None
+
+    with caplog.at_level(logging.WARNING, logger="evidence.stance.model"):
+        readings = stance_model.read_where_it_decides(CLAIM.text, sentences)
+
+    assert readings == fast.read(CLAIM.text, sentences)
+    assert stance_model.deciding() is fast
+    assert "stance model not found" in caplog.text
+
+
+def test_a_card_may_ask_for_sentences_to_be_read_several_at_a_time(tmp_path: Path) -> None:
+    batched = stance_model.StanceModel(_reader_copy(tmp_path / "batched", batch=8))
+    one_by_one = stance_model.StanceModel(SHIPPED)
+
+    assert (batched.batch, one_by_one.batch) == (8, 1)
+    sentences = [
+        "On 12 March 2024 the city council voted to approve the new library budget.",
+        "The new football stadium will open to the public next summer.",
+    ]
+    assert [r.stance for r in batched.read(CLAIM.text, sentences)] == [
+        r.stance for r in one_by_one.read(CLAIM.text, sentences)
+    ]
