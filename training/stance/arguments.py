@@ -93,9 +93,23 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--copies-on",
-        default="",
-        help="the held-out sets the ONNX copies are read on (default: all; the trained model"
-        " is always read on every set)",
+        default="all",
+        help="the held-out sets the ONNX copies are read on (comma-separated, all or none)",
+    )
+    parser.add_argument(
+        "--keep-copies",
+        action="store_true",
+        help="also write the fp32 export and the int8 copy to --out, whichever ships",
+    )
+    parser.add_argument(
+        "--torch-on",
+        default="all",
+        help="the held-out sets the trained model is read on in PyTorch (all or none too)",
+    )
+    parser.add_argument(
+        "--calibrate-on",
+        default="all",
+        help="the sets of the calibration split the shipped copy is calibrated on",
     )
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)

@@ -316,6 +316,14 @@ def read_for_students(args, model, tokenizer, encoder, held, held_encoded, start
     return 0
 
 
+def chosen(sets: str, pair: data.Pair) -> bool:
+    """Whether a pair is of the sets named (comma-separated; "all" or "" names every set, "none"
+    none)."""
+    if sets in ("", "all"):
+        return True
+    return pair.source in sets.split(",")
+
+
 def main() -> int:
     args = arguments.parse()
     soft: dict[str, tuple[float, ...]] = {}
@@ -369,19 +377,27 @@ def main() -> int:
             return read_for_students(
                 args, model, tokenizer, encoder, held, held_encoded, started, mix
             )
+        tuning = [p for p in tuning if chosen(args.calibrate_on, p)]
         tuning_encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in tuning])
-        torch_logits = predict_logits(
-            torch_runner(model, args.bf16), held_encoded, encoder.token_types, 64
-        )
-        trained = macro_report(held, labels_of(torch_logits))
-        print_report(f"held out: trained model (PyTorch{', bf16' if args.bf16 else ''})", trained)
+        kept = [i for i, p in enumerate(held) if chosen(args.torch_on, p)]
+        trained: dict[str, dict[str, float]] = {}
+        if kept:
+            torch_logits = predict_logits(
+                torch_runner(model, args.bf16),
+                [held_encoded[i] for i in kept],
+                encoder.token_types,
+                64,
+            )
+            trained = macro_report([held[i] for i in kept], labels_of(torch_logits))
+            print_report(
+                f"held out: trained model (PyTorch{', bf16' if args.bf16 else ''})", trained
+            )
 
         args.out.mkdir(parents=True, exist_ok=True)
         full = Path(scratch) / "stance-fp32.onnx"
         export(model, full, encoder.token_types)
         # The copies are read on the sets named (all by default), each as the runtime would.
-        copies_sets = set(args.copies_on.split(",")) if args.copies_on else None
-        kept = [i for i, p in enumerate(held) if copies_sets is None or p.source in copies_sets]
+        kept = [i for i, p in enumerate(held) if chosen(args.copies_on, p)]
         measured = [held[i] for i in kept]
         measured_encoded = [held_encoded[i] for i in kept]
         fp32_run = onnx_runner(full, args.threads)
@@ -430,6 +446,9 @@ def main() -> int:
         print(f"\ncalibration by class: {json.dumps(fitted)}\nbars on real text: {bars}")
 
         shutil.copy(shipped, args.out / "stance.onnx")
+        if args.keep_copies:
+            shutil.copy(full, args.out / "stance-fp32.onnx")
+            shutil.copy(quantized, args.out / "stance-int8.onnx")
         shutil.copy(base / "tokenizer.json", args.out / "tokenizer.json")
         card = {
             "labels": list(LABELS),
@@ -478,6 +497,12 @@ def main() -> int:
             },
             "batch": ship.BATCH[kind],
             "held_out": {"torch": trained, "onnx_fp32": exported, "onnx_int8": int8},
+            "read_on": {
+                "torch": args.torch_on,
+                "copies": args.copies_on,
+                "calibration": args.calibrate_on,
+                "bf16": args.bf16,
+            },
             "held_out_started_from": started_from,
             "minutes": round((time.perf_counter() - started) / 60, 1),
         }
