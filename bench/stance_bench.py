@@ -275,7 +275,10 @@ def _wice_picks(ks: list[int]) -> dict[str, dict[str, float]] | None:
     read as neither. Also the fast model alone on every sentence, for comparison."""
     from evidence.stance import model as stance_model
 
-    fast, strong = stance_model.get(), stance_model.get_strong()
+    fast = stance_model.get()
+    before, started = _rss_mb(), time.perf_counter()
+    strong = stance_model.get_strong()
+    cost = {"load_seconds": round(time.perf_counter() - started, 2)}
     if fast is None or strong is None:
         print("the fast and the strong stance models are both needed for --picks")
         return None
@@ -290,16 +293,17 @@ def _wice_picks(ks: list[int]) -> dict[str, dict[str, float]] | None:
         sentences, chosen = data.wice_page(item)
         if sentences:
             pages.append((item["claim"], sentences, chosen, fast.read(item["claim"], sentences)))
-    out: dict[str, dict[str, float]] = {}
+    out: dict[str, dict[str, float]] = {"strong model cost": cost}
     strong_read: dict[tuple[int, int], str] = {}
     for k in ks:
         gold: list[bool] = []
         predicted: list[bool] = []
-        kept = 0
+        kept = fresh_reads = 0
         started = time.perf_counter()
         for number, (claim, sentences, chosen, readings) in enumerate(pages):
             picked = stance_model.pick(readings, k)
             fresh = [i for i in picked if (number, i) not in strong_read]
+            fresh_reads += len(fresh)
             for i, reading in zip(fresh, strong.read(claim, [sentences[i] for i in fresh]),
                                   strict=True):  # fmt: skip
                 strong_read[(number, i)] = reading.stance
@@ -314,8 +318,9 @@ def _wice_picks(ks: list[int]) -> dict[str, dict[str, float]] | None:
             "pick_recall": round(kept / backing, 4) if backing else 0.0,
             **_support_f1(gold, predicted),
             "strong_reads_per_page": round(sum(min(k, len(p[1])) for p in pages) / len(pages), 1),
-            "seconds_new_reads": round(time.perf_counter() - started, 1),
+            "new_reads_per_second": round(fresh_reads / (time.perf_counter() - started), 1),
         }
+    cost["rss_added_mb"] = round(_rss_mb() - before, 1)  # loaded, and read with
     out["fast model alone, every sentence"] = _support_f1(
         [i in chosen for _, sentences, chosen, _ in pages for i in range(len(sentences))],
         [r.stance == data.SUPPORT for *_, readings in pages for r in readings],

@@ -199,12 +199,13 @@ def _combined(lexical: Judgement, modelled: Judgement) -> Judgement:
     if lexical.stance == Stance.SUPPORT and "complement" in lexical.reasons:
         return replace(lexical, reasons=[*lexical.reasons, "rule"])
     if (
-        modelled.stance == Stance.REFUTE
+        modelled.stance != Stance.SUPPORT
         and "number_rounded" in lexical.reasons
         and "date_outside" not in modelled.reasons
     ):
-        # "6.96 million" against "approximately 7 million": the model reads a number written
-        # otherwise as another number; the lexical scorer compares the values.
+        # "6.96 million" against "approximately 7 million": a model reads a number written
+        # otherwise as another number, or as saying nothing of the claim's; the lexical scorer
+        # compares the values.
         return replace(lexical, reasons=[*lexical.reasons, "rule"])
     if (
         modelled.stance == lexical.stance == Stance.SUPPORT
