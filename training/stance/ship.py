@@ -14,6 +14,8 @@ from pathlib import Path
 
 import numpy as np
 
+from training.stance.records import Pair
+
 # The most macro-F1 the int8 copy may lose against the fp32 export on any measured set.
 INT8_LOSS = 0.01
 # Pairs a run for each copy: fp32 reads a pair the same whatever shares its batch.
@@ -62,3 +64,11 @@ def store_half(full: Path, out: Path) -> None:
     graph.node.extend(nodes)
     onnx.checker.check_model(model)
     onnx.save(model, str(out))
+
+
+def chosen(sets: str, pair: Pair) -> bool:
+    """Whether a pair is of the sets named (comma-separated; "all" or "" names every set, "none"
+    none)."""
+    if sets in ("", "all"):
+        return True
+    return pair.source in sets.split(",")

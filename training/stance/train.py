@@ -17,11 +17,8 @@ arguments it goes on from the last one, any number of times. Seeds are fixed. Ne
 
 from __future__ import annotations
 
-import argparse
-import hashlib
 import json
 import math
-import os
 import random
 import shutil
 import tempfile
@@ -37,6 +34,8 @@ from onnxruntime.quantization import QuantType, quantize_dynamic
 from training.stance import (
     arguments,
     calibrate,
+    card,
+    checkpoint,
     decisive,
     distil,
     encoders,
@@ -134,32 +133,6 @@ def export(model, path: Path, token_types: bool) -> None:
     )
 
 
-def fingerprint(args: argparse.Namespace, train: list[data.Pair]) -> str:
-    """What a checkpoint belongs to: the arguments that shape training and the pairs."""
-    digest = hashlib.sha256()
-    keys = ("base", "epochs", "batch_size", "lr", "max_length", "seed", "sets", "limit", "weigh")
-    for key in keys:
-        digest.update(f"{key}={getattr(args, key)};".encode())
-    if getattr(args, "bf16", False):
-        digest.update(b"bf16;")
-    if args.init:
-        digest.update(b"init=" + hashlib.sha256(args.init.read_bytes()).digest())
-    if getattr(args, "soft", None):
-        digest.update(f"soft_weight={args.soft_weight};temperature={args.temperature};".encode())
-        for path in args.soft:
-            digest.update(b"soft=" + hashlib.sha256(path.read_bytes()).digest())
-    for pair in train:
-        digest.update(f"{pair.claim}\x00{pair.evidence}\x00{pair.label}\x01".encode())
-    return digest.hexdigest()[:16]
-
-
-def save_checkpoint(where: Path, state: dict) -> None:
-    where.mkdir(parents=True, exist_ok=True)
-    partial = where / "state.pt.partial"
-    torch.save(state, partial)
-    os.replace(partial, where / "state.pt")  # a run killed mid-save keeps the last whole one
-
-
 def fine_tune(
     args, model, encoded, train, token_types: bool, started: float, soft: dict | None = None
 ) -> None:
@@ -193,7 +166,7 @@ def fine_tune(
         optimizer,
         lambda step: min((step + 1) / warmup, max(0.0, (total - step) / max(1, total - warmup))),
     )
-    key = fingerprint(args, train)
+    key = checkpoint.fingerprint(args, train)
     where = args.checkpoint / key
     step = 0
     if (where / "state.pt").is_file():
@@ -251,7 +224,7 @@ def fine_tune(
                 "schedule": schedule.state_dict(),
                 "step": step,
             }
-            save_checkpoint(where, state)
+            checkpoint.save(where, state)
             saved_at = now
 
 
@@ -316,14 +289,6 @@ def read_for_students(args, model, tokenizer, encoder, held, held_encoded, start
     return 0
 
 
-def chosen(sets: str, pair: data.Pair) -> bool:
-    """Whether a pair is of the sets named (comma-separated; "all" or "" names every set, "none"
-    none)."""
-    if sets in ("", "all"):
-        return True
-    return pair.source in sets.split(",")
-
-
 def main() -> int:
     args = arguments.parse()
     soft: dict[str, tuple[float, ...]] = {}
@@ -377,9 +342,9 @@ def main() -> int:
             return read_for_students(
                 args, model, tokenizer, encoder, held, held_encoded, started, mix
             )
-        tuning = [p for p in tuning if chosen(args.calibrate_on, p)]
+        tuning = [p for p in tuning if ship.chosen(args.calibrate_on, p)]
         tuning_encoded = encoders.encode(tokenizer, [(p.claim, p.evidence) for p in tuning])
-        kept = [i for i, p in enumerate(held) if chosen(args.torch_on, p)]
+        kept = [i for i, p in enumerate(held) if ship.chosen(args.torch_on, p)]
         trained: dict[str, dict[str, float]] = {}
         if kept:
             torch_logits = predict_logits(
@@ -397,7 +362,7 @@ def main() -> int:
         full = Path(scratch) / "stance-fp32.onnx"
         export(model, full, encoder.token_types)
         # The copies are read on the sets named (all by default), each as the runtime would.
-        kept = [i for i, p in enumerate(held) if chosen(args.copies_on, p)]
+        kept = [i for i, p in enumerate(held) if ship.chosen(args.copies_on, p)]
         measured = [held[i] for i in kept]
         measured_encoded = [held_encoded[i] for i in kept]
         fp32_run = onnx_runner(full, args.threads)
@@ -450,64 +415,27 @@ def main() -> int:
             shutil.copy(full, args.out / "stance-fp32.onnx")
             shutil.copy(quantized, args.out / "stance-int8.onnx")
         shutil.copy(base / "tokenizer.json", args.out / "tokenizer.json")
-        card = {
-            "labels": list(LABELS),
-            "max_length": args.max_length,
-            "base": encoder.described,
-            "token_types": encoder.token_types,
-            "seed": args.seed,
-            "started_from": str(args.init) if args.init else "the bare encoder",
-            "epochs": args.epochs,
-            "learning_rate": args.lr,
-            "batch_size": args.batch_size,
-            "sets": list(names),
-            "decisive": {
-                "sets": [name for name in args.decisive.split(",") if name],
-                "teacher": str(args.teacher) if args.decisive else "",
-                "specific": bool(args.decisive and args.specific),
-            },
-            "training_pairs": recipe.describe(train),
-            "distilled_from": {
-                "files": [str(path) for path in args.soft],
-                "teacher": soft_header.get("teacher", ""),
-                "pairs": len(soft),
-                "labelled_pairs_taught": sum(
-                    p.label in INDEX and distil.pair_key(p.claim, p.evidence) in soft for p in train
-                ),
-                "soft_weight": args.soft_weight,
-                "temperature": args.temperature,
-            }
-            if args.soft
-            else {},
-            "weights": {
-                f"{s}:{k}" if k else s: w for (s, k), w in recipe.weighed(args.weigh).items()
-            },
-            "calibration": fitted,
-            "bars": {label: bars[label]["bar"] for label in bars},
-            "calibration_split": {
-                "pairs": len(tuning),
-                "bars": bars,
-                "reliability": calibrate.reliability(probabilities[real], [gold[i] for i in real]),
-            },
-            "copy": {
-                "kind": kind,
-                "batch": ship.BATCH[kind],
-                "int8_loss": losses,
-                "bytes": shipped.stat().st_size,
-            },
-            "batch": ship.BATCH[kind],
-            "held_out": {"torch": trained, "onnx_fp32": exported, "onnx_int8": int8},
-            "read_on": {
-                "torch": args.torch_on,
-                "copies": args.copies_on,
-                "calibration": args.calibrate_on,
-                "bf16": args.bf16,
-            },
-            "held_out_started_from": started_from,
-            "minutes": round((time.perf_counter() - started) / 60, 1),
-        }
-        (args.out / "stance.json").write_text(json.dumps(card, indent=2) + "\n")
-    print(f"\nwrote {args.out} in {card['minutes']} min")
+        written = card.card_of(
+            args,
+            encoder=encoder,
+            names=names,
+            train=train,
+            soft=soft,
+            soft_header=soft_header,
+            fitted=fitted,
+            bars=bars,
+            reliability=calibrate.reliability(probabilities[real], [gold[i] for i in real]),
+            tuning=tuning,
+            kind=kind,
+            batch=ship.BATCH[kind],
+            losses=losses,
+            size=shipped.stat().st_size,
+            held_out={"torch": trained, "onnx_fp32": exported, "onnx_int8": int8},
+            started_from=started_from,
+            started=started,
+        )
+        (args.out / "stance.json").write_text(json.dumps(written, indent=2) + "\n")
+    print(f"\nwrote {args.out} in {written['minutes']} min")
     return 0
 
 
