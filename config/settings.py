@@ -220,7 +220,7 @@ STANCE_MODEL_THREADS = env_int("CLAIMCHECK_STANCE_THREADS", default=1, minimum=1
 STANCE_STRONG_MODEL_DIR = env_str(
     "CLAIMCHECK_STANCE_STRONG_MODEL", str(BASE_DIR / "evidence" / "stance" / "strong")
 )
-STANCE_PICK = env_int("CLAIMCHECK_STANCE_PICK", default=6, minimum=1)
+STANCE_PICK = env_int("CLAIMCHECK_STANCE_PICK", default=12, minimum=1)
 # Drop query text from logs when it may carry personal data.
 CLAIMCHECK_SCRUB_QUERY_LOGS = env_bool("CLAIMCHECK_SCRUB_QUERY_LOGS", default=False)
 
