@@ -275,10 +275,7 @@ def _wice_picks(ks: list[int]) -> dict[str, dict[str, float]] | None:
     read as neither. Also the fast model alone on every sentence, for comparison."""
     from evidence.stance import model as stance_model
 
-    fast = stance_model.get()
-    before, started = _rss_mb(), time.perf_counter()
-    strong = stance_model.get_strong()
-    cost = {"load_seconds": round(time.perf_counter() - started, 2)}
+    fast, strong = stance_model.get(), stance_model.get_strong()
     if fast is None or strong is None:
         print("the fast and the strong stance models are both needed for --picks")
         return None
@@ -293,7 +290,7 @@ def _wice_picks(ks: list[int]) -> dict[str, dict[str, float]] | None:
         sentences, chosen = data.wice_page(item)
         if sentences:
             pages.append((item["claim"], sentences, chosen, fast.read(item["claim"], sentences)))
-    out: dict[str, dict[str, float]] = {"strong model cost": cost}
+    out: dict[str, dict[str, float]] = {}
     strong_read: dict[tuple[int, int], str] = {}
     for k in ks:
         gold: list[bool] = []
@@ -320,7 +317,6 @@ def _wice_picks(ks: list[int]) -> dict[str, dict[str, float]] | None:
             "strong_reads_per_page": round(sum(min(k, len(p[1])) for p in pages) / len(pages), 1),
             "new_reads_per_second": round(fresh_reads / (time.perf_counter() - started), 1),
         }
-    cost["rss_added_mb"] = round(_rss_mb() - before, 1)  # loaded, and read with
     out["fast model alone, every sentence"] = _support_f1(
         [i in chosen for _, sentences, chosen, _ in pages for i in range(len(sentences))],
         [r.stance == data.SUPPORT for *_, readings in pages for r in readings],
