@@ -17,7 +17,8 @@ The rule, in full:
 - An evidence hit counts for its side with its publisher's weight (official 1.0, wire 0.8, trade
   0.6, other 0.4, social 0.0: social never counts). One publisher counts once per side, with
   its best hit: two pages of one site, or a wire story reprinted by several outlets
-  (`syndicated_from`), are not independent sources.
+  (`syndicated_from`), are not independent sources. A publisher counts on one side only, and a
+  snippet whose page was read stands aside for the page's reading (`decisions.publishers`).
 - When the claim has a timeframe, a supporting hit counts only if its event date falls inside it
   (`in_window is True`); with only an end to the timeframe, an undated hit counts too. A
   refuting hit counts wherever its date falls: a dated account that contradicts the claim is
@@ -41,6 +42,7 @@ from typing import Any
 
 from claims.models import Outcome
 from decisions.models import VerdictReason
+from decisions.publishers import Aside, set_aside
 from decisions.types import (
     REFUTE,
     SIDES,
@@ -145,6 +147,14 @@ def hit_counts(*, hit: EvidenceHit, question: ClaimQuestion, min_confidence: str
     return hit_fails(hit=hit, question=question, min_confidence=min_confidence) is None
 
 
+def _aside(
+    hits: list[EvidenceHit], *, question: ClaimQuestion, min_confidence: str
+) -> dict[int, Aside]:
+    return set_aside(
+        hits, passes=lambda h: hit_counts(hit=h, question=question, min_confidence=min_confidence)
+    )
+
+
 def compute_totals(
     *,
     question: ClaimQuestion,
@@ -157,7 +167,10 @@ def compute_totals(
     support: list[EvidenceHit] = []
     refute: list[EvidenceHit] = []
     outside: list[EvidenceHit] = []
+    aside = _aside(history.evidence, question=question, min_confidence=min_confidence)
     for hit in history.evidence:
+        if id(hit) in aside:
+            continue
         if hit_counts(hit=hit, question=question, min_confidence=min_confidence):
             (support if hit.stance == SUPPORT else refute).append(hit)
         elif hit.stance == SUPPORT and hit.in_window is False and _weighed(hit, min_confidence):
@@ -195,12 +208,16 @@ def _hit_count(
     min_confidence: str,
     totals: Totals,
     opposition: Opposition | None,
+    aside: dict[int, Aside],
 ) -> HitCount:
     against = (
         opposition is not None
         and hit.stance != opposition.side
         and any(h is hit for h in opposition.against.hits)
     )
+    if id(hit) in aside:
+        away = aside[id(hit)]
+        return HitCount(hit=hit, why=away.why, counted_with=away.stands, against=against)
     why = hit_fails(hit=hit, question=question, min_confidence=min_confidence)
     if why is not None:
         return HitCount(hit=hit, why=why, against=against)
@@ -229,6 +246,7 @@ def weigh(
     )
     every = compute_totals(question=question, history=history, threshold=threshold)
     opposition = _opposition(totals, every, max_opposition)
+    aside = _aside(history.evidence, question=question, min_confidence=min_confidence)
     counts = tuple(
         _hit_count(
             hit,
@@ -236,6 +254,7 @@ def weigh(
             min_confidence=min_confidence,
             totals=totals,
             opposition=opposition,
+            aside=aside,
         )
         for hit in history.evidence
     )

@@ -67,6 +67,12 @@ def why_words(count: HitCount, *, min_confidence: str) -> str:
         return (
             f"a copy of {hit.publisher}'s story, syndicated ({hit.publisher} counted once{where})"
         )
+    if why == NotCounted.PAGE_STANDS:
+        side = f" ({side_word(best.stance)})" if best is not None else ""
+        return f"its page was read, and the page's reading{side} stands for {hit.publisher}"
+    if why == NotCounted.OTHER_SIDE:
+        side = side_word(best.stance) if best is not None else "the other side"
+        return f"{hit.publisher} counts on one side only: its surer reading {side}"
     if why == NotCounted.WEAKER:
         where = (
             f"its {best.domain} reprint" if best and best.domain != hit.domain else "another row"

@@ -24,6 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from decisions.publishers import set_aside
 from decisions.types import REFUTE, SUPPORT, ClaimQuestion, EvidenceHit, dated_inside
 
 MODEL_PATH = Path(__file__).with_name("outcome_model.json")
@@ -175,7 +176,8 @@ class OutcomeProposal:
     proposed: str
     """"true" or "false" where its probability reached the model's threshold, else "invalid"."""
     lean: str
-    """The likelier of "true" and "false": where an undecided claim leans."""
+    """The likeliest of the three outcomes ("invalid" when nothing was read): where an
+    undecided claim leans."""
     support: Side
     refute: Side
 
@@ -183,8 +185,12 @@ class OutcomeProposal:
 def outcome_propose(readings: list[Reading], model: OutcomeModel | None = None) -> OutcomeProposal:
     model = model or outcome_model()
     probabilities = model.probabilities(features(readings))
-    lean = "true" if probabilities["true"] >= probabilities["false"] else "false"
-    proposed = lean if probabilities[lean] >= model.thresholds[lean] else "invalid"
+    side = "true" if probabilities["true"] >= probabilities["false"] else "false"
+    # Nothing read that weighs (no witness on either side): nothing to propose or lean to.
+    read = any(r.strength > 0 for r in readings)
+    proposed = side if read and probabilities[side] >= model.thresholds[side] else "invalid"
+    likeliest = read and probabilities[side] > probabilities["invalid"]
+    lean = side if proposed != "invalid" or likeliest else "invalid"
     return OutcomeProposal(
         probabilities=probabilities,
         proposed=proposed,
@@ -227,20 +233,23 @@ _SIDE_WORDS = {SUPPORT: "supports", REFUTE: "refutes"}
 
 def proposal_text(proposal: OutcomeProposal) -> str:
     """ "True, 0.86" where the model proposes an outcome; "leans False, 0.71; not decided"
-    where neither outcome reaches its threshold."""
+    where neither outcome reaches its threshold; "not decidable, 0.63" where that is likeliest."""
     if proposal.proposed in ("true", "false"):
         return f"{_LABELS[proposal.proposed]}, {proposal.probabilities[proposal.proposed]:.2f}"
     lean = proposal.lean
+    if lean == "invalid":
+        return f"not decidable, {proposal.probabilities['invalid']:.2f}"
     return f"leans {_LABELS[lean]}, {proposal.probabilities[lean]:.2f}; not decided"
 
 
 def mover_text(mover: Mover, outcome: str) -> str:
+    """ "parliament.example, which refutes the claim: without it the chance of False would be
+    0.12 lower"."""
     reading = mover.reading
-    sign = "+" if mover.change >= 0 else "-"
+    way = "lower" if mover.change >= 0 else "higher"
     return (
-        f"{reading.publisher} ({_SIDE_WORDS[reading.side]}, weight {reading.weight:.1f},"
-        f" read {reading.probability:.2f} sure): {sign}{abs(mover.change):.2f}"
-        f" to P({_LABELS[outcome]})"
+        f"{reading.publisher}, which {_SIDE_WORDS[reading.side]} the claim: without it the "
+        f"chance of {_LABELS[outcome]} would be {abs(mover.change):.2f} {way}"
     )
 
 
@@ -251,10 +260,11 @@ def proposal_for(
     probabilities, the outcome proposed, the lean and its text, the thresholds, the witnesses
     that moved the proposed (or leaning) outcome most, and the readings it was weighed from."""
     model = model or outcome_model()
-    readings = readings_of(hits, question=question)
+    aside = set_aside(hits, passes=lambda h: reading_of(h, question=question) is not None)
+    readings = readings_of([h for h in hits if id(h) not in aside], question=question)
     proposal = outcome_propose(readings, model)
     moved_outcome = proposal.proposed if proposal.proposed != "invalid" else proposal.lean
-    moved = movers(readings, moved_outcome, model)
+    moved = movers(readings, moved_outcome, model) if moved_outcome != "invalid" else []
     return {
         "probabilities": {k: round(v, 4) for k, v in proposal.probabilities.items()},
         "proposed": proposal.proposed,

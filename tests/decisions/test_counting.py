@@ -173,18 +173,38 @@ def test_a_row_below_its_sides_best_rows_is_not_weighed() -> None:
     assert result.beyond_top == 2
 
 
-def test_a_snippet_and_its_page_that_read_opposite_sides_say_which_one_counted() -> None:
+def test_a_snippet_and_its_page_that_read_opposite_sides_are_one_statement_the_pages() -> None:
     url = "https://competition.example/press/merger-cleared"
     snippet = row(1, "competition.example", url=url, method=Method.SNIPPET)
     page = row(2, "competition.example", "refute", url=url, confidence="low")
     result = counting([snippet, page, row(3, "wire.example", tier=Tier.WIRE)])
-    assert label(result, 1) == "Counted: supports, weight 1.0"
+    assert label(result, 1) == (
+        "Not counted: its page was read, and the page's reading (refutes) stands for "
+        "competition.example"
+    )
+    assert result.rows[1].why == NotCounted.PAGE_STANDS
     assert result.rows[1].pair == (
         "Its page read refutes, not counted: below the reader's sure bar "
         "(read with low confidence; medium needed)"
     )
     assert label(result, 2).startswith("Not counted: below the reader's sure bar")
-    assert result.rows[2].pair == "Its snippet read supports, and counted"
+    assert result.rows[2].pair.startswith("Its snippet read supports, not counted: its page")
+    assert result.support_total == pytest.approx(0.8)
+
+
+def test_a_publisher_counts_on_one_side_only_with_its_surer_reading() -> None:
+    rows = [
+        row(1, "a.example", url="https://a.example/one", confidence="medium"),
+        row(2, "a.example", "refute", url="https://a.example/two", confidence="high"),
+        row(3, "b.example", tier=Tier.WIRE),
+    ]
+    result = counting(rows)
+    assert result.rows[1].why == NotCounted.OTHER_SIDE
+    assert label(result, 1) == (
+        "Not counted: a.example counts on one side only: its surer reading refutes"
+    )
+    assert label(result, 2) == "Counted: refutes, weight 1.0"
+    assert (result.support_total, result.refute_total) == (pytest.approx(0.8), 1.0)
 
 
 def test_a_conflict_names_the_readings_it_weighed_those_the_totals_leave_out_included() -> None:
@@ -193,19 +213,20 @@ def test_a_conflict_names_the_readings_it_weighed_those_the_totals_leave_out_inc
         row(1, "competition.example", url=url, method=Method.SNIPPET),
         row(2, "competition.example", "refute", url=url, confidence="low"),
         row(3, "wire.example", tier=Tier.WIRE),
+        row(4, "council.example"),
     ]
     result = counting(rows)
     assert (result.support_total, result.refute_total) == (pytest.approx(1.8), 0)
     assert result.rows[2].against == "weighed against support in the conflict rule: refute 1.0"
     assert result.conflict == (
-        "Support counts 1.8 (competition.example 1.0; wire.example 0.8). Against it, refute "
+        "Support counts 1.8 (wire.example 0.8; council.example 1.0). Against it, refute "
         "weighs 1.0 (competition.example 1.0, not counted toward the total: below the reader's "
         "sure bar (read with low confidence; medium needed)), more than the 0.9 a verdict "
         "allows against it (0.5 of 1.8). The conflict rule weighs every reading read, even one "
         "too unsure to count toward a total."
     )
     assert [(r.row_id, r.stance, r.weight, r.counted) for r in result.conflict_rows] == [
-        (1, "support", 1.0, True),
+        (4, "support", 1.0, True),
         (3, "support", 0.8, True),
         (2, "refute", 1.0, False),
     ]
@@ -234,6 +255,7 @@ def test_the_counted_rows_are_the_decisions_own_totals_and_outcome() -> None:
         row(3, "wire.example", tier=Tier.WIRE),
         row(4, "blog.example", "refute", tier=Tier.OTHER),
         row(5, "wire.example", tier=Tier.WIRE, stance_score=0.5),
+        row(6, "council.example"),
     ]
     result = counting(rows)
     decision = decide_from_history(

@@ -1,6 +1,6 @@
 """The claim page and the API say on every evidence row whether it counted, for which side and
-with which weight, or why not; a snippet and its page that read opposite sides say which one
-counted; a conflict names the rows it weighed."""
+with which weight, or why not; a snippet and its page that read opposite sides are one statement
+and the page's reading stands; a conflict names the rows it weighed."""
 
 from __future__ import annotations
 
@@ -22,9 +22,10 @@ URL = "https://competition.example/press/merger-cleared"
 
 
 def _conflicted_claim(*, support_total: float = 1.8) -> tuple[Any, dict[str, Any]]:
-    """The Authority's snippet supports (read on its page), its page refutes (read with low
-    confidence), a wire story supports: support counts 1.8, and the unsure refutation weighs
-    1.0 against it, more than half of 1.8."""
+    """The Authority's snippet supports (read on its page) and its page refutes (read with low
+    confidence): the page's reading stands. The Council's page and a wire story support:
+    support counts 1.8, and the Authority's unsure refutation weighs 1.0 against it, more than
+    half of 1.8."""
     claim: Any = DecidedClaimFactory(
         text="The Authority cleared the Halden Rail merger", outcome=Outcome.INVALID
     )
@@ -51,6 +52,12 @@ def _conflicted_claim(*, support_total: float = 1.8) -> tuple[Any, dict[str, Any
             stance=Stance.REFUTE,
             confidence="low",
             source_quote="The Authority approved the merger subject to commitments.",
+        ),
+        "council": EvidenceFactory(
+            claim=claim,
+            page=PageFactory(domain="council.example"),
+            confidence="medium",
+            source_quote="The Council welcomed the Authority's clearance of the merger.",
         ),
         "wire": EvidenceFactory(
             claim=claim,
@@ -81,7 +88,11 @@ def test_every_row_says_whether_it_counted_and_why_not(editor_client: Client) ->
     claim, rows = _conflicted_claim()
     page = editor_client.get(reverse("claim_detail", args=[claim.pk])).content.decode()
 
-    assert "Counted: supports, weight 1.0" in _row_html(page, rows["snippet"].pk)
+    assert (
+        "Not counted: its page was read, and the page&#x27;s reading (refutes) stands for "
+        "competition.example" in _row_html(page, rows["snippet"].pk)
+    )
+    assert "Counted: supports, weight 1.0" in _row_html(page, rows["council"].pk)
     assert "Counted: supports, weight 0.8" in _row_html(page, rows["wire"].pk)
     assert (
         "Not counted: below the reader&#x27;s sure bar (read with low confidence; medium needed)"
@@ -90,7 +101,7 @@ def test_every_row_says_whether_it_counted_and_why_not(editor_client: Client) ->
     assert "Not counted: takes no side" in _row_html(page, rows["neutral"].pk)
 
 
-def test_a_snippet_and_its_page_reading_opposite_sides_say_which_one_counted(
+def test_a_snippet_and_its_page_reading_opposite_sides_are_one_statement_read_as_the_page(
     editor_client: Client,
 ) -> None:
     claim, rows = _conflicted_claim()
@@ -98,7 +109,8 @@ def test_a_snippet_and_its_page_reading_opposite_sides_say_which_one_counted(
 
     snippet, read = _row_html(page, rows["snippet"].pk), _row_html(page, rows["page"].pk)
     assert "Its page read refutes, not counted: below the reader&#x27;s sure bar" in snippet
-    assert "Its snippet read supports, and counted" in read
+    assert "Its snippet read supports, not counted: its page was read" in read
+    assert "Counted" not in snippet.replace("Not counted", "")
     assert "Weighed against support in the conflict rule: refute 1.0" in read
 
 
@@ -110,8 +122,9 @@ def test_a_conflict_names_the_rows_that_disagree_and_their_weights(editor_client
     block = page[start : page.index("</div>", start)]
     assert "Why the sources conflict." in block
     assert "Against it, refute weighs 1.0" in block and "more than the 0.9" in block
-    for key in ("snippet", "wire", "page"):
+    for key in ("council", "wire", "page"):
         assert f'href="#evidence-{rows[key].pk}"' in block
+    assert f'href="#evidence-{rows["snippet"].pk}"' not in block
     assert "not counted toward the total (below the reader" in block
     assert 'id="evidence-reweighed"' not in page
 
@@ -129,12 +142,14 @@ def test_the_api_gives_each_rows_count(api: Client) -> None:
     evidence = {row["id"]: row for row in body["evidence"]}
     assert set(evidence) == {row.pk for row in rows.values()}
     snippet, read = evidence[rows["snippet"].pk], evidence[rows["page"].pk]
-    assert (snippet["counted"], snippet["side"], snippet["counted_weight"]) == (
-        True,
-        "support",
-        1.0,
+    assert (snippet["counted"], snippet["side"], snippet["counted_weight"], snippet["why"]) == (
+        False,
+        None,
+        0.0,
+        "page_stands",
     )
-    assert snippet["label"] == "Counted: supports, weight 1.0"
+    council = evidence[rows["council"].pk]
+    assert council["label"] == "Counted: supports, weight 1.0"
     assert (read["counted"], read["side"], read["counted_weight"], read["why"]) == (
         False,
         None,
@@ -142,6 +157,6 @@ def test_the_api_gives_each_rows_count(api: Client) -> None:
         "unsure",
     )
     assert read["weighed_against"] == "weighed against support in the conflict rule: refute 1.0"
-    assert read["pair"] == "Its snippet read supports, and counted"
+    assert read["pair"].startswith("Its snippet read supports, not counted: its page was read")
     counted = sum(row["counted_weight"] for row in body["evidence"] if row["side"] == "support")
     assert counted == pytest.approx(body["result"]["support_total"])
