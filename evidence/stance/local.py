@@ -24,9 +24,9 @@ from evidence.stance.scorer import (
     is_question,
     judge,
     judge_answer,
-    overlaps,
+    placed_inside,
 )
-from evidence.stance.signals import next_sentence, sentence_spans
+from evidence.stance.signals import names_all_in, next_sentence, sentence_spans
 from evidence.stance.types import ClaimContext, Finding
 
 _STANCE_ORDER = {Stance.REFUTE: 0, Stance.SUPPORT: 0, Stance.NEUTRAL: 1}
@@ -131,7 +131,7 @@ def _judge(
             None if c.kind == "debunk" and j.stance != Stance.REFUTE else (c.span, j)
             for c, j in zip(candidates, lexical, strict=True)
         ]  # read lexically, a debunk counts only as a refutation
-    readings = read_where_it_decides(signals.text, texts) or []
+    readings = read_where_it_decides(signals.undated or signals.text, texts) or []
     return [
         (c.span, _combined(j, _from_model(signals, passage, reading, reference)))
         for c, j, passage, reading in zip(candidates, lexical, texts, readings, strict=True)
@@ -174,18 +174,25 @@ def _lexical(
 def _combined(lexical: Judgement, modelled: Judgement) -> Judgement:
     """The model reads paraphrase far better than word overlap can, but a small model is
     unreliable with numbers, negation scope, opposite verbs and reported speech, where the
-    lexical scorer's rules are exact. So a contradiction those rules find (another number or
-    share, a negation of the claim's own words, an antonym, a count of nothing, a debunk, an
-    event outside the timeframe) refutes; a rumour repeated without a debunk asserts nothing;
-    the negated rest of a whole agrees, and so does the claim's number written otherwise; and
-    the model's support needs a sentence that is about the claim at all (its words or its
-    meaning), not one about a like event of other parties.
-    Everything else is the model's reading, and a support the model only leans to counts when
-    the lexical scorer is sure of it too."""
-    if lexical.stance == Stance.REFUTE:
-        return replace(lexical, reasons=[*lexical.reasons, "rule"])
+    lexical rules are exact. So the rules veto and never invent: a contradiction they find
+    (another number or share, a negation of the claim's own words, an antonym, a count of
+    nothing, a debunk, an event outside the timeframe) stops a support from counting, and a
+    refutation stands only where the model itself reads one, in a sentence about the claim. A
+    rumour repeated without a debunk asserts nothing; the negated rest of a whole agrees, and so
+    does the claim's number written otherwise; and a reading either way needs a sentence that
+    is about the claim at all (its words or its meaning), not one about a like event of other
+    parties. Everything else is the model's reading, and a support the model only leans to
+    counts when the lexical scorer is sure of it too."""
+    if lexical.stance == Stance.REFUTE and modelled.stance != Stance.REFUTE:
+        vetoes = [r for r in lexical.reasons if r in _VETOES]
+        return replace(
+            modelled,
+            stance=Stance.NEUTRAL,
+            confidence=Confidence.LOW,
+            reasons=[*modelled.reasons, "veto", *vetoes],
+        )
     if "attributed" in lexical.reasons or (
-        modelled.stance == Stance.SUPPORT and lexical.relevance < RELEVANT
+        modelled.stance != Stance.NEUTRAL and lexical.relevance < RELEVANT
     ):
         return replace(
             modelled,
@@ -196,12 +203,28 @@ def _combined(lexical: Judgement, modelled: Judgement) -> Judgement:
                 "attributed" if "attributed" in lexical.reasons else "off_topic",
             ],
         )
+    if modelled.stance == Stance.REFUTE:
+        agreeing = [r for r in lexical.reasons if r in _VETOES and r not in modelled.reasons]
+        if (
+            lexical.stance == Stance.REFUTE
+            and modelled.confidence == Confidence.LOW
+            and modelled.score >= MODEL_AGREE
+        ):
+            # The model leans to a refutation and a rule finds the contradiction it reads
+            # (another number, a negated event, an opposite verb): two readers that fail in
+            # different ways agreeing.
+            return replace(
+                modelled,
+                confidence=Confidence.MEDIUM,
+                reasons=[*modelled.reasons, *agreeing, "agree"],
+            )
+        return replace(modelled, reasons=[*modelled.reasons, *agreeing])
     if lexical.stance == Stance.SUPPORT and "complement" in lexical.reasons:
         return replace(lexical, reasons=[*lexical.reasons, "rule"])
     if (
         modelled.stance != Stance.SUPPORT
         and "number_rounded" in lexical.reasons
-        and "date_outside" not in modelled.reasons
+        and "another_event" not in modelled.reasons
     ):
         # "6.96 million" against "approximately 7 million": a model reads a number written
         # otherwise as another number, or as saying nothing of the claim's; the lexical scorer
@@ -217,12 +240,20 @@ def _combined(lexical: Judgement, modelled: Judgement) -> Judgement:
     return modelled
 
 
+# The lexical contradictions that veto a support (and that a model's refutation may share).
+_VETOES = frozenset(
+    ("polarity", "refutation_word", "antonym", "number_mismatch", "date_outside", "debunked",
+     "answered_no")
+)  # fmt: skip
+
+
 def _from_model(
     signals: ClaimSignals, passage: str, reading: Reading, reference: date | None
 ) -> Judgement:
     """The model's reading as a judgement. The model sees only the two texts, so two rules
-    stay: a question asserts nothing, and an event dated outside the claim's timeframe is not
-    the claimed event."""
+    stay: a question asserts nothing, and an event dated outside the claim's timeframe is the
+    claimed event at another time (a refutation) only where the sentence names everything the
+    claim names; otherwise it is another event, and says nothing of the claim."""
     mention = event_mention(passage, reference)
     when, source = (mention.when, mention.source) if mention else (None, "")
     precision = mention.precision if mention else "day"
@@ -231,22 +262,29 @@ def _from_model(
     if stance != Stance.NEUTRAL and is_question(passage):
         stance = Stance.NEUTRAL
         reasons.append("question")
-    if stance != Stance.NEUTRAL and mention is not None and any(signals.timeframe):
-        if overlaps(mention.when, mention.precision, signals.timeframe):
+    if stance != Stance.NEUTRAL and any(signals.timeframe):
+        inside = placed_inside(passage, mention, signals.timeframe, reference)
+        if inside is not None:
+            when, source, precision = inside.when, inside.source, inside.precision
             reasons.append("date_inside")
-        else:
+        elif mention is not None and names_all_in(signals.names, passage):
             stance = Stance.REFUTE
             reasons.append("date_outside")
+        elif mention is not None:
+            stance = Stance.NEUTRAL
+            reasons.append("another_event")
     if stance == Stance.NEUTRAL:
         return Judgement(
             Stance.NEUTRAL, round(relevance, 4), Confidence.LOW, relevance, when, source, reasons,
             precision,
         )  # fmt: skip
-    sure = reading.probabilities.get(stance, reading.probability)
+    # A support moved to a refutation by its date is as sure as the model was that the
+    # sentence states the claimed event.
+    sure = reading.probabilities.get(reading.stance, reading.probability)
     return Judgement(
         stance,
         round(sure, 4),
-        model_confidence(sure, stance, model_bars()),
+        model_confidence(sure, reading.stance, model_bars()),
         relevance,
         when,
         source,

@@ -24,6 +24,7 @@ from evidence.stance.clauses import content_words, governing_negation
 from evidence.stance.signals import (
     Quantity,
     antonym_clash,
+    claim_names,
     hedged,
     number_agreement,
     quantities,
@@ -59,6 +60,12 @@ class ClaimSignals:
     refutation_words: frozenset[str]
     debunk_cues: frozenset[str]
     timeframe: tuple[date | None, date | None]
+    names: frozenset[str] = frozenset()
+    """The names the claim turns on (`signals.claim_names`)."""
+    undated: str = ""
+    """The claim without the dates of its timeframe, as a model reads it: the timeframe is
+    checked against the sentence's own dates by rule, and a model asked whether "prohibited
+    the merger" entails "prohibited the merger on 9 July 2024" answers that it cannot tell."""
 
     @classmethod
     def of(cls, text: str, start: datetime | None, end: datetime | None) -> ClaimSignals:
@@ -72,7 +79,29 @@ class ClaimSignals:
             refutation_words=frozenset(refutation_words(text)),
             debunk_cues=frozenset(debunk_cues(text)),
             timeframe=(start.date() if start else None, end.date() if end else None),
+            names=claim_names(text),
+            undated=undated_claim(text) if (start or end) else text,
         )
+
+
+_LEAD_IN = re.compile(r"(?:\b(?:on|in|during|by|since|at|as\s+of)\s+)?$", re.IGNORECASE)
+_BARE_YEAR = re.compile(r"\s*\b(?:in|during|by|since)\s+(?:the\s+year\s+)?(?:19|20)\d{2}\b", re.I)
+
+
+def undated_claim(text: str) -> str:
+    """The claim with its date phrases and the preposition before each left out ("... was
+    prohibited on 9 July 2024" reads "... was prohibited")."""
+    kept, end = [], 0
+    for mention in sorted(find_text_dates(text, reference=None), key=lambda m: m.start):
+        if mention.start < end or text.find(mention.phrase, mention.start) != mention.start:
+            continue
+        before = text[end : mention.start]
+        kept.append(before[: _LEAD_IN.search(before).start()].rstrip())  # type: ignore[union-attr]
+        end = mention.start + len(mention.phrase)
+    kept.append(text[end:])
+    undated = _BARE_YEAR.sub("", " ".join(part for part in kept if part)).strip()
+    undated = re.sub(r"\s+([.,;:!?])", r"\1", re.sub(r"\s{2,}", " ", undated))
+    return undated.lstrip(" ,;:") or text
 
 
 @dataclass(frozen=True)
@@ -127,6 +156,57 @@ def event_mention(passage: str, reference: date | None) -> DatedMention | None:
     return None
 
 
+def placed_inside(
+    passage: str,
+    mention: DatedMention | None,
+    timeframe: tuple[date | None, date | None],
+    reference: date | None,
+) -> DatedMention | None:
+    """The date that places the passage's event inside the claim's timeframe, or None. An
+    event phrase's date ("approved the levy on 17 September 2024") is the event's, whatever
+    else the passage names ("after a vote scheduled for May was pulled"). Any other date may
+    not be: a dateline ("November 4, 2024") or the day a figure was reported ("data showed on
+    Wednesday") stands beside the period it is about ("rose 4% in May"), so there any date the
+    passage names inside the timeframe places it there."""
+    if mention is not None and _in_timeframe(mention, timeframe):
+        return mention
+    if mention is not None and mention.is_event:
+        return None
+    found = [*find_text_dates(passage, reference=reference), *_bare_months(passage, reference)]
+    return next((m for m in found if _in_timeframe(m, timeframe)), None)
+
+
+_MONTH_NAMES = (
+    "January February March April May June July August September October November December"
+).split()
+_BARE_MONTH = re.compile(
+    r"\b(?:in|during|for|since|of)\s+(" + "|".join(_MONTH_NAMES) + r")\b(?!\s*,?\s*\d)"
+)
+
+
+def _bare_months(passage: str, reference: date | None) -> list[DatedMention]:
+    """ "rose 4% in May" in a page published in June: the latest such month up to the page's
+    own date (a page names past months this way); nothing without a date to count from."""
+    if reference is None:
+        return []
+    found = []
+    for match in _BARE_MONTH.finditer(passage):
+        month = _MONTH_NAMES.index(match[1]) + 1
+        year = reference.year if month <= reference.month else reference.year - 1
+        found.append(
+            DatedMention(
+                when=date(year, month, 1),
+                phrase=match[0],
+                sentence=passage,
+                source="text:month",
+                is_event=False,
+                precision="month",
+                start=match.start(),
+            )
+        )
+    return found
+
+
 def judge(
     claim: ClaimSignals,
     passage: str,
@@ -150,14 +230,20 @@ def judge(
     reported = attributed(passage)
     content = without_debunk_phrases(passage) if reported else passage
     agreement = number_agreement(claim.quantities, quantities(content))
-    if governing_negation(content, claim.words) != claim.negated:
+    flipped = governing_negation(content, claim.words) != claim.negated
+    opposite = bool(antonym_clash(claim.text, content))
+    if flipped and opposite:
+        # "Did not approve" against "prohibited": the negation of the claim word's opposite
+        # says what the claim says.
+        reasons.append("negated_opposite")
+    elif flipped:
         # "A third could not be attributed" against "two-thirds were": the negation is of the
         # rest of the whole, which agrees with the claim.
         reasons.append("complement" if agreement.complements else "polarity")
     refuting = refutation_words(passage) - claim.refutation_words
     if refuting and not reported:
         reasons.append("refutation_word")
-    if antonym_clash(claim.text, content):
+    if opposite and not flipped:
         reasons.append("antonym")
     if agreement.mismatches and not agreement.matches:
         reasons.append("number_mismatch")
@@ -166,12 +252,17 @@ def judge(
         reasons.append("number_match")
         if agreement.rounded:
             reasons.append("number_rounded")
-    if mention is not None and any(claim.timeframe):
-        if _in_timeframe(mention, claim.timeframe):
-            support_bonus += 0.1
-            reasons.append("date_inside")
-        else:
-            reasons.append("date_outside")
+    inside = (
+        placed_inside(passage, mention, claim.timeframe, reference)
+        if any(claim.timeframe)
+        else None
+    )
+    if inside is not None:
+        when, source, precision = inside.when, inside.source, inside.precision
+        support_bonus += 0.1
+        reasons.append("date_inside")
+    elif mention is not None and any(claim.timeframe):
+        reasons.append("date_outside")
     if reported:
         reasons = _reported(claim, passage, reasons)
     against = sum(_WEIGHTS.get(reason, 0.0) for reason in reasons)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from claimcheck.words import STOPWORDS, stem, tokens
+from claimcheck.words import STOPWORDS, fold, stem, tokens
 from evidence.stance.clauses import family, negated_after
 
 _NUMBER = re.compile(
@@ -367,3 +367,36 @@ def next_sentence(text: str, position: int, *, max_chars: int = 300) -> tuple[in
     if end - start > max_chars or end <= start:
         return None
     return start, len(text[:end].rstrip())
+
+
+_NAME_WORD = re.compile(r"[^\W\d_][\w]*(?:-\w+)*")
+_CALENDAR = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may "
+    "june july august september october november december".split()
+)
+
+
+def _name_key(word: str) -> str:
+    return stem(fold(word))
+
+
+def claim_names(text: str) -> frozenset[str]:
+    """The names a claim turns on: its capitalised words after the first ("the Digital
+    Services Levy", "Skyline Air"), and a first word that carries a number or a hyphen
+    ("Aurora-2"); months, weekdays and function words are not names."""
+    names = set()
+    for index, match in enumerate(_NAME_WORD.finditer(text)):
+        word = match.group()
+        if not word[0].isupper() or fold(word) in STOPWORDS:
+            continue
+        if fold(word) in _CALENDAR:
+            continue
+        if index == 0 and not any(ch.isdigit() or ch == "-" for ch in word):
+            continue
+        names.add(_name_key(word))
+    return frozenset(names)
+
+
+def names_all_in(names: frozenset[str], passage: str) -> bool:
+    """Whether the passage names every one of the claim's names (in any case)."""
+    return names <= {_name_key(m.group()) for m in _NAME_WORD.finditer(passage)}
