@@ -83,9 +83,11 @@ def _source_line(number: int, source: Source, note: str = "") -> str:
     who = f"{_escape(publisher)}, " if publisher else ""
     quote = f': "{_escape(source.excerpt[:280])}"' if source.excerpt else ""
     title = _escape(source.title)
+    # A weight is shown where it counted; a row that did not count says why instead.
+    weight = "" if note else f" weight {source.weight:.1f},"
     uncounted = f"; not counted: {_escape(note)}" if note else ""
     return (
-        f"{number}. [{title}]({source.url}) ({who}{source.tier}, weight {source.weight:.1f},"
+        f"{number}. [{title}]({source.url}) ({who}{source.tier},{weight}"
         f" {source.stance}{when}{uncounted}){quote}"
     )
 
@@ -120,18 +122,18 @@ def _totals_line(totals: Totals, weighing: Weighing | None) -> str:
 
 
 def _proposal_lines(proposal: dict[str, Any] | None) -> list[str]:
-    """The weighed proposal: its three probabilities, what it proposes (or where it leans), and
-    the witnesses that moved it most."""
+    """The weighed proposal: what it proposes (or where it leans), the chance of each outcome,
+    and the sources that weighed most in it."""
     if not proposal:
         return []
     p = proposal["probabilities"]
     lines = [
         "",
-        f"**Weighed:** {_escape(proposal['text'])} (P(True) {p['true']:.2f}, P(False) "
-        f"{p['false']:.2f}, P(not decidable) {p['invalid']:.2f}).",
+        f"**Weighed together:** {_escape(proposal['text'])}. The chance it is True is "
+        f"{p['true']:.2f}, False {p['false']:.2f}, not decidable {p['invalid']:.2f}.",
     ]
     if proposal.get("movers"):
-        lines += ["", "**What moved it most**", ""]
+        lines += ["", "**The sources that weighed most**", ""]
         lines += [f"- {_escape(m['text'])}" for m in proposal["movers"]]
     return lines
 

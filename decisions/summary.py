@@ -105,11 +105,18 @@ def verdict_summary(
     counted_urls: set[str] | None = None,
 ) -> str:
     """The verdict in words: which sources, published when, said what. With `counted_urls`
-    (the addresses whose reading counted, as `decisions.counting` says), an undecided
-    verdict names only the sources that counted; the others are read and not counted."""
-    if counted_urls is not None and outcome == "invalid" and reason != "conflicting":
+    (the addresses whose reading counted, as `decisions.counting` says), it names only the
+    sources that counted; the others were read and did not count."""
+    if counted_urls is not None and reason != "conflicting":
         uncounted = [item for item in sources if item.get("url") not in counted_urls]
         sources = [item for item in sources if item.get("url") in counted_urls]
+        if not sources and uncounted and outcome in ("true", "false"):
+            return (
+                f"No reading counted on its own, but weighed together what "
+                f"{_count(len(_sources(uncounted)), 'source')} said makes the claim likely "
+                f"{outcome.capitalize()}: a proposal for an editor to check (each row below "
+                "says what it read)."
+            )
         if not sources and uncounted:
             return (
                 f"{_count(len(_sources(uncounted)), 'source').capitalize()} read took a side, "

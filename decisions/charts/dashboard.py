@@ -185,7 +185,8 @@ def dashboard_charts(data: DashboardData) -> list[Chart]:
 
 def _verdict_confidence_chart(data: DashboardData) -> Chart:
     """Decided claims by the fact-check score of ClaimCheck's own verdict: the confidence the queue
-    and the claim page show beside its proposal (an editor's outcome carries none)."""
+    and the claim page show beside its proposal. An overridden claim's outcome is an editor's,
+    which carries none, so it is left out."""
     tenths = [f"{n / 10:.1f} to {(n + 1) / 10:.1f}" for n in range(10)]
     tiers = data.confidence_tiers
     scored = sum(data.verdict_confidence)
@@ -193,8 +194,10 @@ def _verdict_confidence_chart(data: DashboardData) -> Chart:
         slug="verdict-confidence",
         title="Verdict confidence",
         summary=(
-            f"{scored} decided claims by fact-check score: {tiers.get('high', 0)} high, "
-            f"{tiers.get('medium', 0)} medium and {tiers.get('low', 0)} low confidence."
+            f"{scored} claims decided by ClaimCheck and not overridden, by its fact-check score: "
+            f"{tiers.get('high', 0)} high, {tiers.get('medium', 0)} medium and "
+            f"{tiers.get('low', 0)} low confidence. Overridden claims are left out: their "
+            "outcome is an editor's."
         ),
         svg=bar_chart(
             title="Verdict confidence",

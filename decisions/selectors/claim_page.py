@@ -329,6 +329,11 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
     )
     runs = timeline(events=events)
     _point_at_table(runs, {row.pk for row in evidence})
+    counted = {row.url for row, count in counting.shown_with_counts() if count.counted}
+    sources = (verdict.sources or []) if verdict is not None else []
+    # The Evidence bullets are what counted; a source weighed that did not count is background.
+    sided = [s for s in sources if isinstance(s, dict) and s.get("url") in counted]
+    aside = [s for s in sources if isinstance(s, dict) and s.get("url") not in counted]
     return ClaimPage(
         claim=claim,
         runs=runs,
@@ -346,9 +351,9 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         else verdict_summary(
             outcome=verdict.outcome,
             reason=verdict.reason,
-            sources=verdict.sources or [],
+            sources=sources,
             lean=verdict.lean,
-            counted_urls={row.url for row, count in counting.shown_with_counts() if count.counted},
+            counted_urls=counted,
         ),
         comments=comments,
         changes=_changes(verdict, verdicts),
@@ -357,12 +362,10 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         max_per_side=get_config().retention.max_per_side,
         entities=extract_entities(claim.text, language=claim.language) if full else [],
         progress=None if claim.is_terminal else progress_of(kinds=[event.kind for event in events]),
-        support_bullets=[]
-        if verdict is None
-        else _bullets(verdict.sources, shown=evidence, limit=5),
+        support_bullets=_bullets(sided, shown=evidence, limit=5),
         background_bullets=[]
         if verdict is None
-        else _bullets(verdict.unsided, shown=evidence, limit=5),
+        else _bullets([*aside, *(verdict.unsided or [])], shown=evidence, limit=5),
         card=card,
         counting=counting,
         weighed_rows={} if verdict is None else weighed_words(verdict.proposal, evidence),

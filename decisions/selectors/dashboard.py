@@ -167,8 +167,8 @@ class DashboardData:
     crawls_per_claim: list[tuple[int, int]]
     providers: list[ProviderStats]
     agreement: list[tuple[int, int]]  # (providers agreeing on a URL, results)
-    verdict_confidence: list[int]  # decided claims per tenth of the fact-check score, 0 to 1
-    confidence_tiers: dict[str, int]  # decided claims per confidence tier (high, medium, low)
+    verdict_confidence: list[int]  # claims ClaimCheck decided (not overridden) per tenth of score
+    confidence_tiers: dict[str, int]  # the same claims per confidence tier (high, medium, low)
     spend_today: Decimal
     spend_month: Decimal
     budget_daily: Decimal
@@ -237,9 +237,12 @@ def dashboard_data(*, days: int = 30, runs_sampled: int = 2000) -> DashboardData
         for name, values in sorted(latencies.items())
     ]
     agreement = result_agreement(since=since)
-    # A score of exactly 1 belongs to the last tenth.
+    # ClaimCheck's own verdicts: an overridden claim's outcome is the editor's, and the score
+    # it keeps describes a proposal no longer standing. A score of exactly 1 belongs to the last
+    # tenth.
+    own = decided.filter(overridden=False)
     tenths = (
-        decided.exclude(fact_check_score=None)
+        own.exclude(fact_check_score=None)
         .annotate(tenth=Least(Floor(F("fact_check_score") * 10), Value(9.0)))
         .values_list("tenth")
         .annotate(n=Count("id"))
@@ -249,7 +252,7 @@ def dashboard_data(*, days: int = 30, runs_sampled: int = 2000) -> DashboardData
     for tenth, n in tenths:
         verdict_confidence[min(9, max(0, int(tenth)))] += n
     tiers = dict(
-        decided.exclude(fact_check_tier="")
+        own.exclude(fact_check_tier="")
         .values_list("fact_check_tier")
         .annotate(n=Count("id"))
         .order_by()

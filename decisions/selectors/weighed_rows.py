@@ -19,8 +19,9 @@ _LABELS = {"true": "True", "false": "False", "invalid": "Invalid"}
 
 
 def weighed_words(proposal: dict[str, Any] | None, rows: Iterable[Evidence]) -> dict[int, str]:
-    """Row id -> "Weighed: refutes, read 0.62 sure; moved P(False) +0.31" for each row the
-    proposal weighed (a publisher's weaker reading says it stood behind a stronger one)."""
+    """Row id -> "Weighed with the others: refutes (likely right: 62%); with it the chance of
+    False is 0.31 higher" for each row the proposal weighed (a publisher's weaker reading says
+    it stood behind a stronger one)."""
     if not proposal:
         return {}
     readings: dict[tuple[str, str], dict[str, Any]] = {}
@@ -39,12 +40,15 @@ def weighed_words(proposal: dict[str, Any] | None, rows: Iterable[Evidence]) -> 
         reading = readings.get((row.url, row.stance))
         if reading is None:
             continue
-        text = f"Weighed: {side_word(reading['side'])}, read {reading['probability']:.2f} sure"
+        text = (
+            f"Weighed with the others: {side_word(reading['side'])} "
+            f"(likely right: {reading['probability']:.0%})"
+        )
         if _strength(reading) < strongest[(reading["publisher"], reading["side"])]:
-            text += f"; {reading['publisher']} is one witness, weighed with its stronger reading"
+            text += f"; {reading['publisher']} weighs once, with its stronger reading"
         elif (mover := moved.get((row.url, row.stance))) is not None and outcome:
-            sign = "+" if mover["change"] >= 0 else "-"
-            text += f"; moved P({outcome}) {sign}{abs(mover['change']):.2f}"
+            way = "higher" if mover["change"] >= 0 else "lower"
+            text += f"; with it the chance of {outcome} is {abs(mover['change']):.2f} {way}"
         words[row.pk] = text
     return words
 

@@ -56,3 +56,20 @@ def test_the_per_claim_and_confidence_charts_name_their_axes(editor_client: Clie
 def test_an_empty_dashboard_says_what_to_do(editor_client: Client) -> None:
     page = text(editor_client.get(reverse("dashboard")))
     assert "Nothing to chart yet." in page and "No data yet for this chart." in page
+
+
+def test_verdict_confidence_is_claimchecks_own_and_leaves_overridden_claims_out(
+    editor_client: Client,
+) -> None:
+    for score in (0.95, 0.55):
+        DecidedClaimFactory(outcome=Outcome.TRUE, fact_check_score=score, fact_check_tier="high")
+    DecidedClaimFactory(
+        outcome=Outcome.FALSE, overridden=True, fact_check_score=0.92, fact_check_tier="high"
+    )
+
+    page = text(editor_client.get(reverse("dashboard")))
+
+    assert (
+        "2 claims decided by ClaimCheck and not overridden, by its fact-check score: 2 high" in page
+    )
+    assert "Overridden claims are left out: their outcome is an editor&#x27;s." in page

@@ -4,6 +4,7 @@ result, the proof, the stored verdict, the API and the claim page."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -38,7 +39,11 @@ def test_strong_support_is_proposed_true_with_its_probability() -> None:
     assert proposal["moved"] == "true"
     assert [m["publisher"] for m in proposal["movers"]] == ["europa.eu", "reuters.com"]
     assert all(m["change"] > 0 for m in proposal["movers"])
-    assert proposal["movers"][0]["text"].startswith("europa.eu (supports, weight 1.0, read 0.80")
+    assert proposal["movers"][0]["text"].startswith(
+        "europa.eu, which supports the claim: without it the chance of True would be "
+    )
+    assert proposal["movers"][0]["text"].endswith(" lower")
+    assert "sure" not in proposal["movers"][0]["text"]
     assert {r["publisher"] for r in proposal["readings"]} == {"europa.eu", "reuters.com"}
 
 
@@ -56,6 +61,18 @@ def test_no_readings_still_give_three_probabilities_and_no_movers() -> None:
     assert set(proposal["probabilities"]) == {"true", "false", "invalid"}
     assert proposal["proposed"] == "invalid"
     assert proposal["movers"] == [] and proposal["readings"] == []
+    # Nothing read: "not decidable" wins, and it leans nowhere.
+    assert proposal["lean"] == "invalid"
+    assert proposal["text"] == f"not decidable, {proposal['probabilities']['invalid']:.2f}"
+
+
+def test_the_lean_goes_only_to_the_likeliest_outcome() -> None:
+    weak = [replace(hit("blog.example", "other", "refute"), stance_score=0.05, confidence="low")]
+    proposal = proposal_for(weak, question=OPEN, model=MODEL)
+    p = proposal["probabilities"]
+    assert p["invalid"] > max(p["true"], p["false"])
+    assert (proposal["proposed"], proposal["lean"]) == ("invalid", "invalid")
+    assert proposal["text"].startswith("not decidable")
 
 
 def test_a_support_dated_outside_the_window_is_not_weighed() -> None:
@@ -78,10 +95,12 @@ def test_every_final_result_carries_the_proposal_and_the_proof_tells_it() -> Non
     proposal = decision.result.proposal
     assert proposal is not None
     p = proposal["probabilities"]
-    assert f"**Weighed:** {proposal['text']}" in decision.result.proof
-    assert f"P(True) {p['true']:.2f}, P(False) {p['false']:.2f}" in decision.result.proof
+    assert f"**Weighed together:** {proposal['text']}" in decision.result.proof
+    assert f"True is {p['true']:.2f}, False {p['false']:.2f}" in decision.result.proof
     if proposal["movers"]:
-        assert "**What moved it most**" in decision.result.proof
+        assert "**The sources that weighed most**" in decision.result.proof
+    for word in ("witness", "sure)", "P(True)", "moved"):
+        assert word not in decision.result.proof
 
 
 MOVER = "factcheck.example (refutes, weight 0.8, read 0.90 sure): +0.31 to P(False)"

@@ -106,22 +106,29 @@ def test_the_rows_a_weighed_verdict_rests_on_say_they_were_weighed(editor_client
 
     agency_row = _row_html(page, rows["agency"].pk)
     assert "Not counted: below the reader" in agency_row
-    assert "Weighed: refutes, read 0.60 sure; moved P(False) +0.31" in agency_row
     assert (
-        "Weighed: refutes, read 0.40 sure; agency.example is one witness, weighed with its "
-        "stronger reading" in _row_html(page, rows["again"].pk)
+        "Weighed with the others: refutes (likely right: 60%); with it the chance of False is "
+        "0.31 higher" in agency_row
+    )
+    assert (
+        "Weighed with the others: refutes (likely right: 40%); agency.example weighs once, "
+        "with its stronger reading" in _row_html(page, rows["again"].pk)
     )
     wire_row = _row_html(page, rows["wire"].pk)
-    assert "Weighed: refutes, read 0.50 sure" in wire_row and "moved" not in wire_row
-    assert "Weighed:" not in _row_html(page, rows["unread"].pk)
+    assert "Weighed with the others: refutes (likely right: 50%)" in wire_row
+    assert "chance" not in wire_row
+    assert "Weighed" not in _row_html(page, rows["unread"].pk)
 
 
 def test_the_api_says_how_the_proposal_read_each_row(api: Client) -> None:
     claim, rows = _weighed_claim()
     body = api.get(f"/api/claims/{claim.pk}").json()
     weighed = {row["id"]: row["weighed"] for row in body["evidence"]}
-    assert weighed[rows["agency"].pk] == "Weighed: refutes, read 0.60 sure; moved P(False) +0.31"
-    assert weighed[rows["wire"].pk] == "Weighed: refutes, read 0.50 sure"
+    assert weighed[rows["agency"].pk] == (
+        "Weighed with the others: refutes (likely right: 60%); with it the chance of False is "
+        "0.31 higher"
+    )
+    assert weighed[rows["wire"].pk] == "Weighed with the others: refutes (likely right: 50%)"
     assert weighed[rows["unread"].pk] == ""
     assert all(row["counted"] is False for row in body["evidence"])
 

@@ -81,7 +81,9 @@ def test_the_dashboard_tells_verdict_confidence_from_provider_agreement(
     agreement = page.get_by_role("region", name="Provider agreement")
     expect(agreement).to_contain_text("how many providers returned the same URL")
     verdicts = page.get_by_role("region", name="Verdict confidence")
-    expect(verdicts).to_contain_text("3 decided claims by fact-check score")
+    expect(verdicts).to_contain_text(
+        "3 claims decided by ClaimCheck and not overridden, by its fact-check score"
+    )
     expect(verdicts.locator("svg.chart")).to_be_visible()
     verdicts.locator("details.numbers summary").click()
     rows = verdicts.get_by_role("table").locator("tbody tr")

@@ -37,7 +37,7 @@ def test_the_claim_page_shows_the_weighed_proposal_and_what_moved_it(
     expect(weighed).to_be_visible()
     expect(weighed).to_contain_text(proposal["text"])
     expect(weighed).to_contain_text(
-        f"P(True) {p['true']:.2f} · P(False) {p['false']:.2f} · P(not decidable) {p['invalid']:.2f}"
+        f"chance True {p['true']:.2f} · False {p['false']:.2f} · not decidable {p['invalid']:.2f}"
     )
     movers = page.locator("#verdict-movers li")
     expect(movers).to_have_count(len(proposal["movers"]))
@@ -46,4 +46,6 @@ def test_the_claim_page_shows_the_weighed_proposal_and_what_moved_it(
     screenshot(f"weighed-{claim.pk}")
 
     page.locator("#verdict-weighing > summary").click()
-    expect(page.locator("#verdict-weighing .proof")).to_contain_text(f"Weighed: {proposal['text']}")
+    expect(page.locator("#verdict-weighing .proof")).to_contain_text(
+        f"Weighed together: {proposal['text']}"
+    )

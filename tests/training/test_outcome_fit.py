@@ -88,6 +88,17 @@ def _leaning_true(values: list[float]) -> np.ndarray:
     return np.asarray([[v, (1 - v) / 3, 2 * (1 - v) / 3] for v in values])
 
 
+def _all(p: np.ndarray) -> np.ndarray:
+    """Every claim read something."""
+    return np.ones(len(p), dtype=bool)
+
+
+def test_nothing_read_is_never_proposed_whatever_its_probability() -> None:
+    p = np.asarray([[0.9, 0.05, 0.05]] * 12)
+    read = np.asarray([True] * 11 + [False])
+    assert thresholds.propose(p, {"true": 0.5, "false": 0.5}, read) == ["true"] * 11 + ["invalid"]
+
+
 def test_the_threshold_is_the_lowest_at_which_the_proposals_reach_the_precision() -> None:
     # Leaning true: two right claims low down, five wrong ones from 0.40 to 0.60, ten right ones
     # from 0.70. The share right falls from 12/17 at 0.34 to 10/15 at 0.39, then rises as the
@@ -95,7 +106,7 @@ def test_the_threshold_is_the_lowest_at_which_the_proposals_reach_the_precision(
     values = [0.35, 0.38, 0.40, 0.45, 0.50, 0.55, 0.60] + [0.70 + 0.02 * i for i in range(10)]
     gold = ["true", "true", "invalid", "false", "invalid", "invalid", "false"] + ["true"] * 10
     p = _leaning_true(values)
-    chosen = thresholds.choose(p, gold, "true", precision=0.8, min_decisions=10)
+    chosen = thresholds.choose(p, gold, "true", precision=0.8, min_decisions=10, read=_all(p))
     # The rule, checked by brute force: no lower threshold on the grid would do.
     for t in thresholds.GRID:
         given = [g for v, g in zip(values, gold, strict=True) if v >= t]
@@ -111,17 +122,25 @@ def test_the_threshold_is_the_lowest_at_which_the_proposals_reach_the_precision(
 
 def test_no_threshold_is_set_where_too_few_claims_would_show_the_precision() -> None:
     p = _leaning_true([0.9] * 9)
-    chosen = thresholds.choose(p, ["true"] * 9, "true", precision=0.8, min_decisions=10)
+    chosen = thresholds.choose(
+        p, ["true"] * 9, "true", precision=0.8, min_decisions=10, read=_all(p)
+    )
     assert (chosen.threshold, chosen.precision, chosen.decisions) == (thresholds.NEVER, None, 0)
-    assert thresholds.propose(p, {"true": chosen.threshold, "false": 0.5}) == ["invalid"] * 9
+    assert (
+        thresholds.propose(p, {"true": chosen.threshold, "false": 0.5}, _all(p)) == ["invalid"] * 9
+    )
 
 
 def test_a_claim_leaning_false_is_never_counted_among_the_true_proposals() -> None:
     p = np.asarray([[0.45, 0.5, 0.05]] * 12)
-    chosen = thresholds.choose(p, ["true"] * 12, "true", precision=0.8, min_decisions=10)
+    chosen = thresholds.choose(
+        p, ["true"] * 12, "true", precision=0.8, min_decisions=10, read=_all(p)
+    )
     assert chosen.threshold == thresholds.NEVER
     assert (
-        thresholds.choose(p, ["false"] * 12, "false", precision=0.8, min_decisions=10).threshold
+        thresholds.choose(
+            p, ["false"] * 12, "false", precision=0.8, min_decisions=10, read=_all(p)
+        ).threshold
         == 0.34
     )
 
@@ -160,7 +179,8 @@ def test_the_fit_proposes_what_the_product_would_for_every_claim(tmp_path: Path)
             for r in decided
         ]
     )
-    proposed = thresholds.propose(p, model.thresholds)
+    x = np.asarray([features([Reading(**x) for x in r["readings"]]) for r in decided])
+    proposed = thresholds.propose(p, model.thresholds, thresholds.was_read(x))
     product = [
         outcome_propose([Reading(**x) for x in r["readings"]], model).proposed for r in decided
     ]

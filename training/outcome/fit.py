@@ -94,9 +94,10 @@ def run(
         raise ValueError("no decided claims in the reports")
     gold = [c.gold for c in data.claims]
     held_out = cross_validate(data, folds=folds, l2=l2, balanced=balanced)
+    read = thresholds.was_read(data.x)
     chosen = {
         outcome: thresholds.choose(
-            held_out, gold, outcome, precision=precision, min_decisions=min_decisions
+            held_out, gold, outcome, precision=precision, min_decisions=min_decisions, read=read
         )
         for outcome in (thresholds.TRUE, thresholds.FALSE)
     }
@@ -107,7 +108,7 @@ def run(
         for outcome, row in zip(OUTCOMES, final.coefficients, strict=False)
     }
     fitted = logistic.probabilities(data.x, final.coefficients)
-    proposed = thresholds.propose(held_out, cut)
+    proposed = thresholds.propose(held_out, cut, read)
     return {
         "features": list(FEATURES),
         "coefficients": coefficients,

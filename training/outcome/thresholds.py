@@ -2,7 +2,8 @@
 
 A claim's proposal follows `decisions.weighing.outcome_propose`: it leans to the likelier of
 true and false (true on a tie), and that outcome is proposed where its probability reaches its
-threshold; otherwise the claim is left "invalid" (not decided). Each threshold is the lowest on
+threshold and something was read (`was_read`); otherwise the claim is left "invalid" (not
+decided). Each threshold is the lowest on
 GRID at which, among the claims that would be given that outcome, at least `precision` are
 right, with at least `min_decisions` such claims to show it; NEVER where none is.
 """
@@ -35,27 +36,39 @@ class Threshold:
     """How many claims were given the outcome at this threshold."""
 
 
+def was_read(x: np.ndarray) -> np.ndarray:
+    """Which claims read anything that weighs: a witness on either side (the features'
+    `support_witnesses` and `refute_witnesses`). Nothing read, nothing is proposed."""
+    return (x[:, 4] > 0) | (x[:, 5] > 0)
+
+
 def leans(p: np.ndarray) -> np.ndarray:
     """Each claim's lean as an index in OUTCOMES: true where P(true) >= P(false), else false."""
     return np.where(p[:, 0] >= p[:, 1], 0, 1)
 
 
-def propose(p: np.ndarray, thresholds: dict[str, float]) -> list[str]:
-    """The outcome the product proposes for each row of probabilities."""
+def propose(p: np.ndarray, thresholds: dict[str, float], read: np.ndarray) -> list[str]:
+    """The outcome the product proposes for each row of probabilities (`read`: `was_read`)."""
     out = []
-    for row, lean in zip(p, leans(p), strict=True):
+    for row, lean, any_read in zip(p, leans(p), read, strict=True):
         outcome = OUTCOMES[lean]
-        out.append(outcome if row[lean] >= thresholds[outcome] else INVALID)
+        out.append(outcome if any_read and row[lean] >= thresholds[outcome] else INVALID)
     return out
 
 
 def choose(
-    p: np.ndarray, gold: list[str], outcome: str, *, precision: float, min_decisions: int
+    p: np.ndarray,
+    gold: list[str],
+    outcome: str,
+    *,
+    precision: float,
+    min_decisions: int,
+    read: np.ndarray,
 ) -> Threshold:
     """The lowest threshold on GRID whose proposals of `outcome` are right at least `precision`
     of the time, over at least `min_decisions` proposals."""
     column = OUTCOMES.index(outcome)
-    leaning = leans(p) == column
+    leaning = (leans(p) == column) & read
     right = np.asarray([g == outcome for g in gold])
     for threshold in GRID:
         given = leaning & (p[:, column] >= threshold)
