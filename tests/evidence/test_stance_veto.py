@@ -1,0 +1,137 @@
+"""The lexical rules veto and never invent: a contradiction they find stops a support from
+counting, a refutation stands only where the model reads one in a sentence about the claim, and
+a sentence dated outside the timeframe refutes only when it names the claim's own event."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+import pytest
+
+from evidence.models import Confidence, Stance
+from evidence.stance.local import _combined, _from_model
+from evidence.stance.model import Reading
+from evidence.stance.scorer import RELEVANT, ClaimSignals, Judgement, judge, undated_claim
+from evidence.stance.signals import claim_names, names_all_in
+
+
+def _judgement(
+    stance: str, score: float, confidence: str, reasons: list[str], relevance: float = 0.8
+) -> Judgement:
+    return Judgement(stance, score, confidence, relevance=relevance, reasons=reasons)
+
+
+def test_a_rule_stops_a_support_and_does_not_turn_it_into_a_refutation() -> None:
+    rule = _judgement(Stance.REFUTE, 0.7, Confidence.HIGH, ["number_mismatch"])
+    model = _judgement(Stance.SUPPORT, 0.95, Confidence.HIGH, ["model"])
+    combined = _combined(rule, model)
+    assert (combined.stance, combined.confidence) == (Stance.NEUTRAL, Confidence.LOW)
+    assert {"veto", "number_mismatch"} <= set(combined.reasons)
+    neutral = _judgement(Stance.NEUTRAL, 0.3, Confidence.LOW, ["model"])
+    assert _combined(rule, neutral).stance == Stance.NEUTRAL
+
+
+def test_a_rule_that_finds_what_the_model_leans_to_makes_the_refutation_count() -> None:
+    rule = _judgement(Stance.REFUTE, 0.7, Confidence.HIGH, ["antonym"])
+    leaning = _judgement(Stance.REFUTE, 0.6, Confidence.LOW, ["model"])
+    combined = _combined(rule, leaning)
+    assert (combined.stance, combined.confidence) == (Stance.REFUTE, Confidence.MEDIUM)
+    assert {"antonym", "agree"} <= set(combined.reasons)
+    faint = _judgement(Stance.REFUTE, 0.4, Confidence.LOW, ["model"])
+    assert _combined(rule, faint).confidence == Confidence.LOW
+
+
+def test_a_refutation_needs_a_sentence_about_the_claim() -> None:
+    off_topic = _judgement(Stance.SUPPORT, 0.2, Confidence.LOW, [], relevance=RELEVANT - 0.1)
+    model = _judgement(Stance.REFUTE, 0.97, Confidence.HIGH, ["model"])
+    combined = _combined(off_topic, model)
+    assert combined.stance == Stance.NEUTRAL and "off_topic" in combined.reasons
+
+
+def test_did_not_approve_says_what_prohibited_says() -> None:
+    signals = ClaimSignals.of("The Commission prohibited the airline merger.", None, None)
+    read = judge(
+        signals, "The Commission did not approve the airline merger.", cosine=0.8, reference=None
+    )
+    assert "negated_opposite" in read.reasons
+    assert read.stance == Stance.SUPPORT
+
+
+@pytest.mark.parametrize(
+    ("claim", "names"),
+    [
+        ("Aurora-2 retired in January 2024", {"aurora-2"}),
+        ("Parliament voted on the Digital Services Levy on 17 September 2024", None),
+        ("Odesa port handled 3.1 million tonnes of grain", set()),
+    ],
+)
+def test_the_names_a_claim_turns_on(claim: str, names: set[str] | None) -> None:
+    found = claim_names(claim)
+    if names is not None:
+        assert found == names
+    else:
+        assert {"digital", "levy"} <= found and "september" not in found
+    assert names_all_in(found, claim)
+    assert not names_all_in(claim_names("Aurora-2 retired"), "Aurora-3 was launched")
+
+
+@pytest.mark.parametrize(
+    ("claim", "undated"),
+    [
+        (
+            "Skyline Air and Polar Airways merger was prohibited on 9 July 2024",
+            "Skyline Air and Polar Airways merger was prohibited",
+        ),
+        (
+            "Veltria Motors opened its Karsfeld battery cell plant in 2022.",
+            "Veltria Motors opened its Karsfeld battery cell plant.",
+        ),
+        ("In March 2024, the council approved the plan.", "the council approved the plan."),
+        ("The council approved the plan.", "The council approved the plan."),
+    ],
+)
+def test_the_model_reads_the_claim_without_its_timeframes_dates(claim: str, undated: str) -> None:
+    assert undated_claim(claim) == undated
+
+
+MARCH = (datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 3, 31, tzinfo=UTC))
+SURE = Reading(
+    Stance.SUPPORT, 0.97, {Stance.SUPPORT: 0.97, Stance.REFUTE: 0.01, Stance.NEUTRAL: 0.02}
+)
+
+
+def _read(claim: str, passage: str, reference: date | None = None) -> Judgement:
+    return _from_model(ClaimSignals.of(claim, *MARCH), passage, SURE, reference)
+
+
+def test_the_claims_own_event_dated_outside_its_timeframe_refutes_as_surely_as_it_was_read() -> (
+    None
+):
+    read = _read(
+        "The Valmora City Council approved the Riverside Library budget.",
+        "The Valmora City Council approved the Riverside Library budget on 12 June 2019.",
+    )
+    assert (read.stance, read.confidence) == (Stance.REFUTE, Confidence.HIGH)
+    assert "date_outside" in read.reasons
+
+
+def test_another_event_dated_outside_the_timeframe_takes_no_side() -> None:
+    read = _read(
+        "The Valmora City Council approved the Riverside Library budget.",
+        "The Brevik City Council approved the harbour budget on 12 June 2019.",
+    )
+    assert read.stance == Stance.NEUTRAL and "another_event" in read.reasons
+
+
+def test_a_dateline_does_not_date_an_event_the_sentence_places_in_the_timeframe() -> None:
+    read = _read(
+        "The Valmora port handled 3.1 million tonnes of grain.",
+        "April 4, 2024. In March 2024 the Valmora port handled 3.1 million tonnes of grain.",
+    )
+    assert read.stance == Stance.SUPPORT and read.event_at == date(2024, 3, 1)
+    bare = _read(
+        "Valmora car sales rose 4%.",
+        "Valmora car sales rose 4% in March from a year earlier, data showed on Wednesday.",
+        reference=date(2024, 4, 10),
+    )
+    assert bare.stance == Stance.SUPPORT and "date_inside" in bare.reasons
