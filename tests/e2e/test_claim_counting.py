@@ -1,5 +1,5 @@
 """In a browser: the Halden claim's evidence table says on each of the Authority's rows whether
-it counted, and where its snippet and its page read opposite sides, which one counted."""
+it counted: its snippet and its page are one statement, and the page's reading stands."""
 
 from __future__ import annotations
 
@@ -49,8 +49,17 @@ def test_the_authoritys_snippet_and_page_rows_read_one_side_and_say_whether_they
         label = line.locator(".ev-count-label").inner_text()
         assert label.startswith(("Counted: ", "Not counted: ")), label
         expect(line.locator(".ev-pair")).to_have_count(0)  # no opposite reading to name
-    # The Authority counts once, for the claim.
-    expect(_count_line(page, snippet)).to_contain_text("Counted: supports, weight 1.0")
+    # The Authority counts once, for the claim: its page's reading stands over its snippet's.
+    expect(_count_line(page, read)).to_contain_text("Counted: supports, weight 1.0")
+    expect(_count_line(page, snippet)).to_contain_text(
+        "Not counted: its page was read, and the page's reading (supports) stands for "
+        "competition.example"
+    )
+    expect(page.locator("#verdict-summary")).to_contain_text("confirm the claim")
+    bullets = page.locator("#verdict-evidence li")
+    expect(bullets.first).to_be_visible()
+    for text in bullets.all_inner_texts():
+        assert "refute" not in text, text
     page.locator(f"tbody#evidence-{snippet.pk}").scroll_into_view_if_needed()
     screenshot("claim-evidence-counted")
 
@@ -88,15 +97,20 @@ def test_a_row_shown_with_a_weight_that_did_not_count_says_why_on_its_row(
     call_command("load_demo", stdout=io.StringIO())
     call_command("verify", NASOFLU, stdout=io.StringIO())
     claim = Claim.objects.get(text=NASOFLU)
-    blog = Evidence.objects.filter(
-        claim=claim, domain="someblog.example", duplicate_of__isnull=True
-    ).exclude(stance="neutral")
-    assert blog.exists()
+    # The Agency's snippet supports, with the Agency's weight, and stands aside for its page.
+    snippet = Evidence.objects.get(
+        claim=claim,
+        domain="medicines-agency.example",
+        method=Method.SNIPPET,
+        duplicate_of__isnull=True,
+    )
+    assert snippet.stance == "support" and snippet.weight == 1.0
 
     sign_in(page, live_server, editor)
     page.goto(f"{live_server.url}/claims/{claim.pk}/")
-    for row in blog:
-        expect(_count_line(page, row)).to_contain_text("Not counted: ")
+    expect(_count_line(page, snippet)).to_contain_text(
+        "Not counted: its page was read, and the page's reading (supports) stands"
+    )
     # The verdict's own numbers: what counted on each side is what the table says counted.
     counted = page.locator("td.ev-count.counted .ev-count-label")
     labels = [counted.nth(i).inner_text() for i in range(counted.count())]
