@@ -144,7 +144,10 @@ class Counting:
         return abs(self.support_total - support) < 1e-6 and abs(self.refute_total - refute) < 1e-6
 
 
-def _lead_words(row: Evidence) -> str:
+def _lead_words(row: Evidence, pages_read: frozenset[str] = frozenset()) -> str:
+    if row.method == Method.SNIPPET and row.url in pages_read:
+        # Its page was read and took no side (a page that took one would stand for it).
+        return "its page was read, and the page takes no side on the claim"
     if row.method != Method.SNIPPET:
         return "a lead, not read (only a snippet of its page could be read)"
     if row.verification_status == VerificationStatus.UNVERIFIED:
@@ -152,10 +155,12 @@ def _lead_words(row: Evidence) -> str:
     return "a lead, not read (its snippet was not found on its page)"
 
 
-def _row_count(row: Evidence, count: HitCount, weighing: Weighing) -> RowCount:
+def _row_count(
+    row: Evidence, count: HitCount, weighing: Weighing, pages_read: frozenset[str]
+) -> RowCount:
     words = why_words(count, min_confidence=weighing.min_confidence)
     if count.why == NotCounted.LEAD:
-        words = _lead_words(row)
+        words = _lead_words(row, pages_read)
     return RowCount(
         row_id=row.pk,
         stance=row.stance,
@@ -281,8 +286,9 @@ def count_rows(
     )
     counts: dict[int, RowCount] = {}
     row_of: dict[int, Evidence] = {}
+    pages_read = frozenset(r.url for r in current if r.was_read and r.method != Method.SNIPPET)
     for i, count in zip(kept, weighing.counts, strict=True):
-        counts[distinct[i].pk] = _row_count(distinct[i], count, weighing)
+        counts[distinct[i].pk] = _row_count(distinct[i], count, weighing, pages_read)
         row_of[id(count.hit)] = distinct[i]
     kept_set = set(kept)
     beyond = [row for i, row in enumerate(distinct) if i not in kept_set]

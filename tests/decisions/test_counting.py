@@ -271,3 +271,20 @@ def test_the_counted_rows_are_the_decisions_own_totals_and_outcome() -> None:
     for side, total in (("support", decision.totals.support), ("refute", decision.totals.refute)):
         counted = [c for c in result.rows.values() if c.counted and c.stance == side]
         assert sum(c.weight for c in counted) == pytest.approx(total.total)
+
+
+def test_an_unchecked_snippet_beside_its_read_page_says_the_page_was_read() -> None:
+    url = "https://competition.example/press/merger-cleared"
+    snippet = row(
+        1,
+        "competition.example",
+        url=url,
+        method=Method.SNIPPET,
+        content_depth=ContentDepth.SNIPPET,
+        verification_status=VerificationStatus.UNVERIFIED,
+    )
+    page = row(2, "competition.example", "neutral", url=url)
+    result = counting([snippet, page, row(3, "wire.example", tier=Tier.WIRE)])
+    assert label(result, 1) == (
+        "Not counted: its page was read, and the page takes no side on the claim"
+    )
