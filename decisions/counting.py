@@ -146,8 +146,7 @@ class Counting:
 
 def _lead_words(row: Evidence, pages_read: frozenset[str] = frozenset()) -> str:
     if row.method == Method.SNIPPET and row.url in pages_read:
-        # Its page was read and took no side (a page that took one would stand for it).
-        return "its page was read, and the page takes no side on the claim"
+        return "a lead, not read itself: its page was read, and the page's own reading stands"
     if row.method != Method.SNIPPET:
         return "a lead, not read (only a snippet of its page could be read)"
     if row.verification_status == VerificationStatus.UNVERIFIED:

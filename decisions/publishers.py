@@ -1,8 +1,9 @@
 """One publisher, one statement, one side: which of a claim's readings stand aside before any
 side is counted, so that a publisher never counts for both sides of one claim.
 
-- A snippet and its page are one statement: where the page was read and took a side, the
-  page's reading stands and the snippet's stands aside (read or not).
+- A snippet and its page are one statement: where the page was read and took the other side,
+  the page's reading stands and the snippet's stands aside (read or not). Where both read the
+  same side, they are one reading of that side, counted once with the surer of the two.
 - A publisher counts on at most one side: where its readings that pass the decision's rule take
   both sides, the side of its surest reading stands (a page over a snippet, then the reader's
   confidence, then its publisher's weight, then its score) and the other side's stand aside.
@@ -57,7 +58,12 @@ def set_aside(
                 pages[hit.url] = hit
     for hit in hits:
         page = pages.get(hit.url)
-        if hit.method == "snippet" and hit.stance in SIDES and page is not None:
+        if (
+            hit.method == "snippet"
+            and hit.stance in SIDES
+            and page is not None
+            and (hit.stance != page.stance)
+        ):
             aside[id(hit)] = Aside(NotCounted.PAGE_STANDS, page)
     best: dict[str, EvidenceHit] = {}
     standing = [h for h in hits if id(h) not in aside and passes(h)]

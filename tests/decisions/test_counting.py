@@ -286,5 +286,5 @@ def test_an_unchecked_snippet_beside_its_read_page_says_the_page_was_read() -> N
     page = row(2, "competition.example", "neutral", url=url)
     result = counting([snippet, page, row(3, "wire.example", tier=Tier.WIRE)])
     assert label(result, 1) == (
-        "Not counted: its page was read, and the page takes no side on the claim"
+        "Not counted: a lead, not read itself: its page was read, and the page's own reading stands"
     )
