@@ -16,6 +16,9 @@ from ninja.errors import ValidationError
 from ninja.parser import Parser
 
 NUL_MESSAGE = "must not hold a NUL character"
+ENCODING_MESSAGE = (
+    "the body must be JSON in UTF-8; it was sent in {encoding}: send it in UTF-8 (RFC 8259)"
+)
 UNICODE_MESSAGE = (
     "must be valid Unicode text: a lone surrogate (such as \\ud800) or a byte that is not"
     " UTF-8 cannot be stored"
@@ -67,7 +70,13 @@ class JsonBodyParser(Parser):
 
     def parse_body(self, request: HttpRequest) -> Any:
         raw = request.body
-        data = json.loads(raw.decode(json.detect_encoding(raw), "surrogateescape"))
+        encoding = json.detect_encoding(raw)
+        if encoding not in ("utf-8", "utf-8-sig"):
+            # UTF-16 or UTF-32 (told by its byte order mark or its NULs): JSON exchanged
+            # between systems is UTF-8, and a body in another encoding changes nothing.
+            message = ENCODING_MESSAGE.format(encoding=encoding.upper())
+            raise ValidationError([{"loc": ("body",), "msg": message, "type": "encoding"}])
+        data = json.loads(raw.decode(encoding, "surrogateescape"))
         problems = text_problems(data)
         if problems:
             raise ValidationError(problems)

@@ -52,6 +52,19 @@ class TextFormatter(logging.Formatter):
         return line
 
 
+class RefusalsOneLine(logging.Filter):
+    """A refusal (a 4xx: a 403 for a role that may not, a 404) is the client's, not a fault of
+    ours: Django logs it with the exception that made it, and its traceback says nothing an
+    operator needs. Keep the one line, drop the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        status = getattr(record, "status_code", None)
+        if isinstance(status, int) and 400 <= status < 500:
+            record.exc_info = None
+            record.exc_text = None
+        return True
+
+
 def _short(value: object) -> str:
     text = value if isinstance(value, str) else json.dumps(value, default=str)
     return text if len(text) <= 120 else text[:119] + "…"

@@ -235,7 +235,14 @@ LOGGING = {
             ),
         }
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "console"}},
+    "filters": {"refusals_one_line": {"()": "claimcheck.logs.RefusalsOneLine"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "console",
+            "filters": ["refusals_one_line"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("CLAIMCHECK_LOG_LEVEL", "INFO")},
     "loggers": {
         # Its start-up line ("AXES: BEGIN ...") at every command says nothing a user needs.

@@ -145,3 +145,46 @@ def test_load_demo_prints_a_summary_and_its_steps_log_only_with_v2(caplog: Any) 
     call_command("load_demo", verbosity=2, stdout=io.StringIO())
     messages = {record.getMessage() for record in caplog.records}
     assert {"page stored", "demo corpus loaded"} <= messages
+
+
+@pytest.mark.django_db
+def test_a_refusal_is_logged_as_one_line_with_no_traceback(editor_client: Any) -> None:
+    """A 403 (an editor at the domain list's admin pages) is the client's: one line, no
+    traceback. The console handler the settings build carries the filter that does it."""
+    from django.urls import reverse
+
+    from claimcheck.logs import RefusalsOneLine
+
+    console = next(
+        h
+        for h in logging.getLogger().handlers
+        if any(isinstance(f, RefusalsOneLine) for f in h.filters)
+    )
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    handler.setFormatter(JsonFormatter())
+    for kept in console.filters:
+        handler.addFilter(kept)
+    logger = logging.getLogger("django.request")
+    logger.addHandler(handler)
+    try:
+        assert editor_client.get(reverse("domains")).status_code == 403
+    finally:
+        logger.removeHandler(handler)
+
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 1, lines
+    entry = json.loads(lines[0])
+    assert entry["level"] == "WARNING" and entry["message"].startswith("Forbidden")
+    assert "exc" not in entry and "Traceback" not in lines[0]
+
+
+def test_a_fault_keeps_its_traceback() -> None:
+    from claimcheck.logs import RefusalsOneLine
+
+    try:
+        raise RuntimeError("boom")
+    except RuntimeError:
+        record = logging.makeLogRecord({"msg": "Internal Server Error", "status_code": 500})
+        record.exc_info = sys.exc_info()
+    assert RefusalsOneLine().filter(record) and record.exc_info is not None

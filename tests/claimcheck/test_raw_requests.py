@@ -148,6 +148,24 @@ def test_a_lone_surrogate_in_a_claim_answers_422_naming_the_field(
     assert written() == before
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32"])
+def test_a_body_that_is_not_utf8_answers_422_and_changes_nothing(
+    api_token: str, encoding: str
+) -> None:
+    before = written()
+    body = json.dumps({"text": CLAIM, "source_channel": "@desk"}).encode(encoding)
+    response = send(api_token, "POST", "/api/claims", body)
+    assert response.status == 422
+    assert "must be JSON in UTF-8" in response.json()["details"][0]["message"]
+    assert written() == before
+
+
+def test_a_utf8_body_with_a_byte_order_mark_is_read(api_token: str) -> None:
+    body = "\ufeff".encode() + json.dumps({"text": CLAIM}).encode()
+    response = send(api_token, "POST", "/api/claims", body)
+    assert response.status in (201, 202), response.body
+
+
 def test_a_lone_surrogate_in_an_override_reason_answers_422(api_token: str) -> None:
     claim = DecidedClaimFactory.create()
     VerdictFactory.create(claim=claim, outcome="true")
