@@ -19,7 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from decisions.types import SIDES, EvidenceHit, NotCounted
-from evidence.models import CONFIDENCE_RANK
+
+# `evidence.models.CONFIDENCE_RANK`, spelled here so that the weighing (and the outcome fit that
+# imports it) needs no Django models.
+_CONFIDENCE_RANK = {"low": 0, "medium": 1, "high": 2}
 
 
 @dataclass(frozen=True)
@@ -38,7 +41,7 @@ def surest(hit: EvidenceHit) -> tuple[int, int, float, float]:
     reader's confidence, the publisher's weight and the reading's score."""
     return (
         int(_is_page(hit)),
-        CONFIDENCE_RANK.get(hit.confidence, 0),
+        _CONFIDENCE_RANK.get(hit.confidence, 0),
         hit.weight,
         hit.stance_score,
     )

@@ -187,10 +187,11 @@ def outcome_propose(readings: list[Reading], model: OutcomeModel | None = None) 
     probabilities = model.probabilities(features(readings))
     side = "true" if probabilities["true"] >= probabilities["false"] else "false"
     # Nothing read that weighs (no witness on either side): nothing to propose or lean to.
+    # An outcome is proposed, or leaned to, only where it is likelier than "not decidable".
     read = any(r.strength > 0 for r in readings)
-    proposed = side if read and probabilities[side] >= model.thresholds[side] else "invalid"
     likeliest = read and probabilities[side] > probabilities["invalid"]
-    lean = side if proposed != "invalid" or likeliest else "invalid"
+    proposed = side if likeliest and probabilities[side] >= model.thresholds[side] else "invalid"
+    lean = side if likeliest else "invalid"
     return OutcomeProposal(
         probabilities=probabilities,
         proposed=proposed,

@@ -2,7 +2,7 @@
 
 A claim's proposal follows `decisions.weighing.outcome_propose`: it leans to the likelier of
 true and false (true on a tie), and that outcome is proposed where its probability reaches its
-threshold and something was read (`was_read`); otherwise the claim is left "invalid" (not
+threshold, it is likelier than "not decidable", and something was read (`was_read`); otherwise the claim is left "invalid" (not
 decided). Each threshold is the lowest on
 GRID at which, among the claims that would be given that outcome, at least `precision` are
 right, with at least `min_decisions` such claims to show it; NEVER where none is.
@@ -47,12 +47,18 @@ def leans(p: np.ndarray) -> np.ndarray:
     return np.where(p[:, 0] >= p[:, 1], 0, 1)
 
 
+def likeliest(p: np.ndarray) -> np.ndarray:
+    """Whether each claim's lean is likelier than "not decidable": only then is it proposed."""
+    return np.max(p[:, :2], axis=1) > p[:, 2]
+
+
 def propose(p: np.ndarray, thresholds: dict[str, float], read: np.ndarray) -> list[str]:
     """The outcome the product proposes for each row of probabilities (`read`: `was_read`)."""
     out = []
-    for row, lean, any_read in zip(p, leans(p), read, strict=True):
+    for row, lean, any_read, first in zip(p, leans(p), read, likeliest(p), strict=True):
         outcome = OUTCOMES[lean]
-        out.append(outcome if any_read and row[lean] >= thresholds[outcome] else INVALID)
+        given = any_read and first and row[lean] >= thresholds[outcome]
+        out.append(outcome if given else INVALID)
     return out
 
 
@@ -68,7 +74,7 @@ def choose(
     """The lowest threshold on GRID whose proposals of `outcome` are right at least `precision`
     of the time, over at least `min_decisions` proposals."""
     column = OUTCOMES.index(outcome)
-    leaning = (leans(p) == column) & read
+    leaning = (leans(p) == column) & read & likeliest(p)
     right = np.asarray([g == outcome for g in gold])
     for threshold in GRID:
         given = leaning & (p[:, column] >= threshold)
