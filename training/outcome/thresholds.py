@@ -2,9 +2,9 @@
 
 A claim's proposal follows `decisions.weighing.outcome_propose`: it leans to the likelier of
 true and false (true on a tie), and that outcome is proposed where its probability reaches its
-threshold, it is likelier than "not decidable", and something was read (`was_read`); otherwise the claim is left "invalid" (not
-decided). Each threshold is the lowest on
-GRID at which, among the claims that would be given that outcome, at least `precision` are
+threshold, it is likelier than "not decidable" (`likeliest`), and something was read
+(`was_read`); otherwise the claim is left "invalid" (not decided). Each threshold is the lowest
+on GRID at which, among the claims that would be given that outcome, at least `precision` are
 right, with at least `min_decisions` such claims to show it; NEVER where none is.
 """
 
