@@ -20,7 +20,7 @@ import functools
 import json
 import math
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -254,16 +254,36 @@ def mover_text(mover: Mover, outcome: str) -> str:
     )
 
 
+# The reader's confidence a reading needs to count on its own (`decisions.decide`'s default).
+SURE = ("medium", "high")
+
+
+def _sure_side(hits: list[EvidenceHit], outcome: str, question: ClaimQuestion) -> bool:
+    """Whether a reading of the outcome's side was read as surely as counting asks."""
+    side = SUPPORT if outcome == "true" else REFUTE
+    return any(
+        hit.stance == side and hit.confidence in SURE and reading_of(hit, question=question)
+        for hit in hits
+    )
+
+
 def proposal_for(
     hits: list[EvidenceHit], *, question: ClaimQuestion, model: OutcomeModel | None = None
 ) -> dict[str, Any]:
     """The claim's weighed proposal as stored on its verdict and answered by the API: the three
     probabilities, the outcome proposed, the lean and its text, the thresholds, the witnesses
-    that moved the proposed (or leaning) outcome most, and the readings it was weighed from."""
+    that moved the proposed (or leaning) outcome most, and the readings it was weighed from.
+
+    An outcome is proposed only where at least one reading of its side was read as surely as
+    counting asks: readings the reader was unsure of lean a claim, and never decide it alone (one
+    unsure refutation of an official page made a true demo fact False)."""
     model = model or outcome_model()
     aside = set_aside(hits, passes=lambda h: reading_of(h, question=question) is not None)
-    readings = readings_of([h for h in hits if id(h) not in aside], question=question)
+    kept = [h for h in hits if id(h) not in aside]
+    readings = readings_of(kept, question=question)
     proposal = outcome_propose(readings, model)
+    if proposal.proposed != "invalid" and not _sure_side(kept, proposal.proposed, question):
+        proposal = replace(proposal, proposed="invalid")
     moved_outcome = proposal.proposed if proposal.proposed != "invalid" else proposal.lean
     moved = movers(readings, moved_outcome, model) if moved_outcome != "invalid" else []
     return {

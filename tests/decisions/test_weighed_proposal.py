@@ -230,3 +230,15 @@ def test_a_statement_that_names_none_of_the_claims_entities_weighs_apart() -> No
     assert x["refute_strength"] == pytest.approx(1 - (1 - 0.8) * (1 - 0.64))
     assert x["refute_named"] == pytest.approx(0.8)
     assert x["support_named"] == 0.0
+
+
+def test_readings_the_reader_was_unsure_of_lean_a_claim_and_never_decide_it() -> None:
+    eager = OutcomeModel(coefficients=MODEL.coefficients, thresholds={"true": 0.34, "false": 0.34})
+    unsure = [replace(hit("europa.eu", "official", "refute"), confidence="low")]
+    proposal = proposal_for(unsure, question=OPEN, model=eager)
+    assert proposal["probabilities"]["false"] >= 0.34
+    assert (proposal["proposed"], proposal["lean"]) == ("invalid", "false")
+    assert proposal["text"].startswith("leans False")
+
+    sure = [replace(hit("europa.eu", "official", "refute"), confidence="medium")]
+    assert proposal_for(sure, question=OPEN, model=eager)["proposed"] == "false"
