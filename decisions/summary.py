@@ -107,7 +107,9 @@ def verdict_summary(
     """The verdict in words: which sources, published when, said what. With `counted_urls`
     (the addresses whose reading counted, as `decisions.counting` says), it names only the
     sources that counted; the others were read and did not count."""
-    if counted_urls is not None and reason != "conflicting":
+    if counted_urls is not None and reason not in ("sufficient", "conflicting"):
+        # A counted verdict's sources are what counted; a weighed or undecided one's, what
+        # was weighed: of those, only the counted are named.
         uncounted = [item for item in sources if item.get("url") not in counted_urls]
         sources = [item for item in sources if item.get("url") in counted_urls]
         if not sources and uncounted and outcome in ("true", "false"):

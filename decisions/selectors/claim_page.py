@@ -331,9 +331,11 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
     _point_at_table(runs, {row.pk for row in evidence})
     counted = {row.url for row, count in counting.shown_with_counts() if count.counted}
     sources = (verdict.sources or []) if verdict is not None else []
-    # The Evidence bullets are what counted; a source weighed that did not count is background.
-    sided = [s for s in sources if isinstance(s, dict) and s.get("url") in counted]
-    aside = [s for s in sources if isinstance(s, dict) and s.get("url") not in counted]
+    # The Evidence bullets are what counted: a counted verdict's sources all did; of a weighed
+    # or undecided one's, a source that did not count is background.
+    whole = verdict is not None and verdict.reason in ("sufficient", "conflicting")
+    sided = [s for s in sources if isinstance(s, dict) and (whole or s.get("url") in counted)]
+    aside = [s for s in sources if isinstance(s, dict) and s not in sided]
     return ClaimPage(
         claim=claim,
         runs=runs,

@@ -40,8 +40,8 @@ def test_a_conflict_from_readings_too_unsure_to_count_says_so_with_their_weights
         "reader's sure bar (read with low confidence; medium needed)), more than the 0.9 a "
         "verdict allows against it (0.5 of 1.8)."
     ) in proof
-    # The unsure reading is listed with its weight, and says it did not count.
-    assert "weight 1.0, refute, event 2024-08-01; not counted: below the reader's sure bar" in proof
+    # The unsure reading is listed, and says it did not count instead of a weight.
+    assert "official, refute, event 2024-08-01; not counted: below the reader's sure bar" in proof
 
 
 def test_an_invalid_verdicts_sources_say_which_did_not_count() -> None:
@@ -56,9 +56,11 @@ def test_an_invalid_verdicts_sources_say_which_did_not_count() -> None:
     proof = decision.result.proof
     assert "refute 0.0 from 0 publisher(s)" in proof
     sources = [line for line in proof.splitlines() if line[:1].isdigit()]
-    blog = next(line for line in sources if "blog.example" in line and "weight 0.4" in line)
+    blog = next(line for line in sources if "blog.example" in line)
     assert (
         "not counted: below the reader's sure bar (read with low confidence; medium needed)" in blog
     )
+    # A weight is shown only where it counted.
+    assert "weight" not in blog
     europa = next(line for line in sources if "europa.eu" in line and "weight 1.0" in line)
     assert "not counted" not in europa
