@@ -74,7 +74,12 @@ _COUNTED = re.compile(r"^  Counted: (?P<side>supports|refutes), weight (?P<weigh
 _TOTALS = re.compile(r"^Support (?P<support>[\d.]+) / refute (?P<refute>[\d.]+) \(the counted")
 
 
-@pytest.mark.parametrize("text", ["Inflation rose to 5%", HALDEN])
+# Two claims whose pages are read (not only their snippets checked): one a single publisher
+# supports, short of the counting bar, and one two publishers support.
+NASOFLU = "The Union Medicines Agency authorised the nasal flu vaccine Nasoflu in October 2024."
+
+
+@pytest.mark.parametrize("text", [NASOFLU, HALDEN])
 def test_every_weight_verify_prints_is_counted_in_the_totals_after_it_or_says_why_not(
     text: str,
 ) -> None:
