@@ -15,6 +15,7 @@ import nh3
 
 from claims.models import Outcome
 from decisions.models import VerdictReason
+from decisions.publishers import surest
 from decisions.uncounted import conflict_words, left_out, why_words
 from integrations import llm
 
@@ -58,12 +59,13 @@ def _timeframe(question: ClaimQuestion) -> str:
 
 def _not_counted(weighing: Weighing | None) -> dict[tuple[str, str], str]:
     """Why each address's reading of a side did not count, for the sources listed: an
-    address counts for a side when any of its readings of that side counted."""
+    address counts for a side when any of its readings of that side counted. Where a page and
+    its snippet read the same side and neither counted, the page's reason is the one told."""
     if weighing is None:
         return {}
     counted = {(c.hit.url, c.hit.stance) for c in weighing.counts if c.counted}
     notes: dict[tuple[str, str], str] = {}
-    for count in weighing.counts:
+    for count in sorted(weighing.counts, key=lambda c: surest(c.hit), reverse=True):
         key = (count.hit.url, count.hit.stance)
         if key not in counted and key not in notes:
             notes[key] = why_words(count, min_confidence=weighing.min_confidence)

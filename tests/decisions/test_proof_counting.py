@@ -64,3 +64,15 @@ def test_an_invalid_verdicts_sources_say_which_did_not_count() -> None:
     assert "weight" not in blog
     europa = next(line for line in sources if "europa.eu" in line and "weight 1.0" in line)
     assert "not counted" not in europa
+
+
+def test_a_page_and_its_snippet_on_one_side_tell_the_pages_reason() -> None:
+    page = replace(UNSURE_REFUTE, method="page")
+    snippet = replace(UNSURE_REFUTE, method="snippet", read=False, confidence="high")
+    decision = _decide([*SUPPORT, snippet, page])
+    assert isinstance(decision, Final)
+    lines = decision.result.proof.splitlines()
+    agency = [line for line in lines if line[:1].isdigit() and "agency" in line]
+    assert agency
+    assert all("not counted: below the reader's sure bar" in line for line in agency)
+    assert not any("a lead, not read" in line for line in agency)
