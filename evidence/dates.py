@@ -3,8 +3,9 @@
 A page's publication date and the date of the event it reports are different things: a page
 published on 3 March that says "the law was approved on March 1" reports an event on 1 March.
 This module finds the second kind. It is deliberately conservative: explicit dates always,
-a month-and-day without a year or a weekday ("on Tuesday") only when a reference date (the
-page's publication date) lets us place it, and nothing ambiguous such as 03/04/2024.
+a month-and-day without a year, a weekday ("on Tuesday"), "yesterday" or "today" only when a
+reference date (the page's publication date) lets us place it, and nothing ambiguous such as
+03/04/2024.
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("yesterday", re.compile(r"\b[Yy]esterday\b")),
+    # "The council today approved the budget": a news page's "today" is the day it was published.
+    ("today", re.compile(r"\b[Tt]oday\b")),
 ]
 
 # Verbs and phrases that say something happened (or will happen) at a point in time.
@@ -188,6 +191,8 @@ def _resolve(kind: str, match: re.Match[str], reference: date | None) -> tuple[d
         return reference - timedelta(days=back), "day"
     if kind == "yesterday":
         return (reference - timedelta(days=1), "day") if reference else None
+    if kind == "today":
+        return (reference, "day") if reference else None
     month = month_number(groups["month"])
     if month is None:
         return None
@@ -245,7 +250,8 @@ def find_text_dates(
             if resolved is None:
                 continue
             taken.append((start, end))
-            kind_source = source if kind not in ("weekday", "yesterday") else source + ":relative"
+            relative = kind in ("weekday", "yesterday", "today")
+            kind_source = source + ":relative" if relative else source
             found.append((start, end, resolved[0], resolved[1], kind_source))
     found.sort(key=lambda item: item[0])
     mentions: list[DatedMention] = []

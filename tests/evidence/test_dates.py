@@ -108,3 +108,13 @@ def test_a_mention_survives_a_round_trip_through_json() -> None:
 
     assert DatedMention.from_json(mention.as_json()) == mention
     assert DatedMention.from_json({"when": "not a date"}) is None
+
+
+def test_today_is_the_day_the_page_was_published() -> None:
+    text = "Kyiv City Council today approved the budget of Kyiv for 2025."
+
+    assert _whens(text) == []
+    [mention] = find_text_dates(text, reference=date(2024, 12, 12))
+    assert mention.when == date(2024, 12, 12)
+    assert mention.source == "text:relative"
+    assert mention.is_event and mention.event_phrase == "approved"
