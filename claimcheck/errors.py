@@ -3,7 +3,13 @@
 Each error knows its HTTP status and its short API label; the message is written for the person
 who asked. They are mapped to HTTP in two places only: the API root (`config.api`), which
 answers `{"error", "details"}`, and `ApplicationErrorMiddleware` for pages. A view catches one
-only to show it beside the form field it names (`form_error`)."""
+only to show it beside the form field it names (`form_error`).
+
+The statuses, the same wherever the refusal is found (the request's schema or a service): 422
+`"invalid request"` for input that does not validate, 409 for a request the current state
+refuses (a claim being checked, an outcome it has already, a name already taken), 403 and 404.
+`details` is a list of `{"field", "message"}` whenever a field is at fault (and on every 422,
+`""` naming the whole body), otherwise one sentence."""
 
 from __future__ import annotations
 
@@ -11,13 +17,20 @@ from typing import Any
 
 from django import forms
 
+INVALID = "invalid request"
+
+
+def field_details(field: str, message: str) -> list[dict[str, str]]:
+    """The API's details for input at fault: one `{"field", "message"}` a field."""
+    return [{"field": field, "message": message}]
+
 
 class ApplicationError(Exception):
     """`field` names the input at fault, when there is one; the API then answers its details as
-    `{"field", "message"}` instead of the bare message."""
+    a list of `{"field", "message"}` instead of the bare message."""
 
-    status: int = 400
-    error: str = "invalid request"
+    status: int = 422
+    error: str = INVALID
 
     def __init__(self, message: str = "", *, field: str = "") -> None:
         self.message = message or self.error
@@ -26,8 +39,8 @@ class ApplicationError(Exception):
 
     def payload(self) -> dict[str, Any]:
         """What the API answers."""
-        if self.field:
-            return {"error": self.error, "details": {"field": self.field, "message": self.message}}
+        if self.field or self.status == 422:
+            return {"error": self.error, "details": field_details(self.field, self.message)}
         return {"error": self.error, "details": self.message}
 
 

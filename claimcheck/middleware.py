@@ -104,3 +104,33 @@ class ApplicationErrorMiddleware:
         if isinstance(exception, NotFound):
             raise Http404(exception.message) from exception
         return render(request, "error.html", {"error": exception}, status=exception.status)
+
+
+class ApiErrorShapeMiddleware:
+    """An /api/ address no route answers (404) or a method a route does not take (405) is
+    refused by Django and ninja before the API root sees it, as an HTML page or a bare line;
+    here it gets the API's {"error", "details"} shape like every other refusal."""
+
+    def __init__(self, get_response: Any) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> Any:
+        response = self.get_response(request)
+        if not request.path_info.startswith("/api/") or response.status_code not in (404, 405):
+            return response
+        if response.get("Content-Type", "").startswith("application/json"):
+            return response
+        if response.status_code == 404:
+            return JsonResponse(
+                {"error": "not found", "details": f"no API route {request.path_info}"}, status=404
+            )
+        allowed = response.get("Allow", "")
+        shaped = JsonResponse(
+            {
+                "error": "method not allowed",
+                "details": f"{request.method} is not allowed here; allowed: {allowed}",
+            },
+            status=405,
+        )
+        shaped["Allow"] = allowed
+        return shaped

@@ -1,7 +1,10 @@
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
-from django.http import HttpRequest, JsonResponse
+from django.contrib.auth.forms import AuthenticationForm
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -23,3 +26,24 @@ def healthz(request: HttpRequest) -> JsonResponse:
         },
         status=200 if ok else 503,
     )
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page, where the wrong password that reaches the failure limit is still
+    answered as a wrong password (saying that the next try is refused): django-axes would answer
+    that very attempt with its lockout page, so a person saw one "wrong password" fewer than the
+    limit. The lock itself is axes's: the attempt after it is refused with 429."""
+
+    redirect_authenticated_user = True
+
+    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
+        # axes counts this attempt's failure on the request; an attempt made while already
+        # locked counts past the limit, so only the one that reached it is answered here.
+        reached = getattr(self.request, "axes_failures_since_start", None)
+        limit = settings.AXES_FAILURE_LIMIT
+        if getattr(self.request, "axes_locked_out", False) and reached == limit:
+            self.request.axes_locked_out = False  # type: ignore[attr-defined]
+            minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
+            context = self.get_context_data(form=form, locked_after=limit, locked_minutes=minutes)
+            return self.render_to_response(context)
+        return super().form_invalid(form)

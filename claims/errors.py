@@ -9,17 +9,21 @@ from claimcheck.errors import ApplicationError
 UNSEARCHABLE = "unsearchable"
 
 
-class ClaimError(ApplicationError):
-    """Bad input for a claim action, or a claim whose state refuses it. `field` names what is
-    wrong; a claim with nothing to search for is a 422 (the input is well formed but useless)."""
+# Fields that name the claim's state, not the request's input: a refusal there is a conflict.
+STATE_FIELDS = frozenset({"status", "assigned_to"})
 
-    error = "invalid claim"
+
+class ClaimError(ApplicationError):
+    """Bad input for a claim action (422), or a claim whose state refuses it (409, `field` is
+    one of STATE_FIELDS). `field` names what is wrong; `code` tells a claim with nothing to
+    search for (well formed but useless) from the rest."""
 
     def __init__(self, message: str, *, field: str = "text", code: str = "invalid") -> None:
         super().__init__(message, field=field)
         self.code = code
-        if code == UNSEARCHABLE:
-            self.status = 422
+        if field in STATE_FIELDS:
+            self.status = 409
+            self.error = "conflict"
 
 
 class ClaimNotRunnable(Exception):

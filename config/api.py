@@ -15,7 +15,7 @@ from ninja.errors import ValidationError as NinjaValidationError
 from ninja.security import HttpBearer
 
 from claimcheck.bodies import JsonBodyParser
-from claimcheck.errors import ApplicationError
+from claimcheck.errors import INVALID, ApplicationError
 from claimcheck.models import ApiToken
 from claimcheck.roles import AuthenticatedHttpRequest, is_admin, is_editor
 
@@ -89,7 +89,7 @@ def validation_details(errors: list[dict[str, Any]]) -> list[dict[str, str]]:
 
 @api.exception_handler(NinjaValidationError)
 def _invalid(request: HttpRequest, exc: NinjaValidationError) -> HttpResponse:
-    return error_response(request, 422, "invalid request", validation_details(exc.errors))
+    return error_response(request, 422, INVALID, validation_details(exc.errors))
 
 
 @api.exception_handler(Http404)
@@ -120,7 +120,7 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
     if message.startswith("Cannot parse request body"):
         # ninja keeps the parser's own reason (line and column) only as the cause.
         reason = str(exc.__cause__) if exc.__cause__ is not None else "the body is not JSON"
-        return error_response(request, exc.status_code, "invalid JSON", {"message": reason})
+        return error_response(request, exc.status_code, "invalid JSON", reason)
     label = HTTPStatus(exc.status_code).phrase.lower()
     return error_response(request, exc.status_code, label, message)
 

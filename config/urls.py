@@ -11,7 +11,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path(
         "login/",
-        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        views.LoginView.as_view(),
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),

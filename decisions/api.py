@@ -62,8 +62,17 @@ def _fact_check(claim: Claim) -> dict[str, Any] | None:
     }
 
 
+def _decided_by(claim: Claim) -> str | None:
+    if claim.overridden:
+        return "editor"
+    return "claimcheck" if claim.outcome else None
+
+
 def claim_summary(claim: Claim, *, proposed: str = "") -> dict[str, Any]:
-    """`proposed` is ClaimCheck's outcome for an overridden claim (the others show their own)."""
+    """`proposed` is ClaimCheck's outcome for an overridden claim (the others show their own).
+    The top level is what the claim shows, so once an editor has overridden it, its outcome is
+    the editor's and it carries no confidence: ClaimCheck's, which describes its own outcome,
+    stays under `proposed` with that outcome."""
     machine = proposed if claim.overridden else claim.outcome
     return {
         "id": claim.pk,
@@ -71,6 +80,7 @@ def claim_summary(claim: Claim, *, proposed: str = "") -> dict[str, Any]:
         "status": claim.status,
         "outcome": _label(claim.outcome),
         "overridden": claim.overridden,
+        "decided_by": _decided_by(claim),
         "timeframe_start": claim.timeframe_start,
         "timeframe_end": claim.timeframe_end,
         "source_channel": claim.source_channel,
@@ -82,7 +92,7 @@ def claim_summary(claim: Claim, *, proposed: str = "") -> dict[str, Any]:
         "queries_used": claim.queries_used,
         "crawls_used": claim.crawls_used,
         "evidence_count": claim.evidence_count,
-        "fact_check": _fact_check(claim),
+        "fact_check": None if claim.overridden else _fact_check(claim),
         "proposed": {"outcome": Outcome(machine).label, "fact_check": _fact_check(claim)}
         if machine
         else None,
@@ -201,7 +211,7 @@ def create_claims(
     require_editor(request.user)
     items = payload if isinstance(payload, list) else [payload]
     if not items:
-        raise ApplicationError("no claims given")
+        raise ApplicationError("no claims given: send one claim or a list of them")
     if len(items) == 1:
         item = items[0]
         claim, created = claim_submit(
@@ -240,11 +250,13 @@ def _submit_many(items: list[ClaimIn], user: User) -> list[tuple[Claim, bool]]:
     "/claims/{claim_id}",
     response={200: ClaimDetailOut, 403: ErrorOut, 404: ErrorOut},
     summary="A claim: status, events so far, the verdict when decided, overrides",
-    description="`outcome` is what the claim shows. Once an editor has overridden it "
-    "(`overridden` is true), `outcome` is the editor's and `editor_verdict` says who set it, "
-    "when and why; `proposed` is what ClaimCheck proposed, with `fact_check`, its confidence in "
-    "that proposal (the top-level `fact_check` is the same and never describes an editor's "
-    "outcome). `result` is ClaimCheck's verdict: its outcome, proof (led by the editor's "
+    description="The top level is what the claim shows. Once an editor has overridden it "
+    "(`overridden` is true, `decided_by` is `editor`), `outcome` is the editor's, `fact_check` "
+    "is null (ClaimCheck's confidence never describes an editor's outcome) and "
+    "`editor_verdict` says who set it, when and why; `proposed` is what ClaimCheck proposed, "
+    "with `fact_check`, its confidence in that proposal. Before any override (`decided_by` is "
+    "`claimcheck`) the top-level `outcome` and `fact_check` are ClaimCheck's, the same as "
+    "`proposed`. `result` is ClaimCheck's verdict: its outcome, proof (led by the editor's "
     "verdict once overridden) and sources. `override` and `overrides` are the history of "
     "overrides, newest first.",
 )
@@ -265,16 +277,19 @@ class ClaimFilters(Schema):
 
 @router.get(
     "/claims",
-    response={200: ClaimPageOut, 400: ErrorOut, 403: ErrorOut},
+    response={200: ClaimPageOut, 403: ErrorOut, 422: ErrorOut},
     summary="Claims, newest first, filtered by status, outcome and creation date",
     description="Each claim as in `GET /api/claims/{claim_id}` without its history: `outcome` "
-    "is the editor's when `overridden`, and `proposed` (with `fact_check`) is ClaimCheck's.",
+    "is the editor's when `overridden` (with no `fact_check`), and `proposed` (with its "
+    "`fact_check`) is ClaimCheck's.",
 )
 def list_claims(request: AuthenticatedHttpRequest, filters: Query[ClaimFilters]) -> Status[Any]:
     require_editor(request.user)
     outcome = (filters.outcome or "").lower()
     if outcome and outcome not in Outcome.values:
-        raise ApplicationError(f"outcome must be one of {Outcome.values}")
+        raise ApplicationError(
+            f"outcome must be one of {', '.join(Outcome.values)}", field="outcome"
+        )
     claims = selectors.claim_queue(
         status=filters.status or "",
         outcome=outcome,
@@ -297,7 +312,14 @@ def list_claims(request: AuthenticatedHttpRequest, filters: Query[ClaimFilters])
 
 @router.post(
     "/claims/{claim_id}/override",
-    response={201: OverrideOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    response={
+        201: OverrideOut,
+        400: ErrorOut,
+        403: ErrorOut,
+        404: ErrorOut,
+        409: ErrorOut,
+        422: ErrorOut,
+    },
     summary="Change a decided claim's outcome, with a reason (editors); the original stays",
 )
 def override_claim(

@@ -131,6 +131,11 @@ class ClaimOut(Schema):
         "else ClaimCheck's own (`proposed.outcome`)"
     )
     overridden: bool
+    decided_by: str | None = Field(
+        None,
+        description='Whose `outcome` the top level shows: "editor" once overridden, '
+        '"claimcheck" for its own verdict, null until decided',
+    )
     timeframe_start: datetime | None
     timeframe_end: datetime | None
     source_channel: str
@@ -143,8 +148,9 @@ class ClaimOut(Schema):
     crawls_used: int
     evidence_count: int
     fact_check: FactCheckOut | None = Field(
-        description="ClaimCheck's confidence in its own proposal (`proposed.outcome`), never in "
-        "an editor's outcome; the same as `proposed.fact_check`"
+        description="The confidence in the top-level `outcome`: ClaimCheck's in its own verdict "
+        "(the same as `proposed.fact_check`), and null once `overridden`, since it is never "
+        "given in an editor's outcome"
     )
     proposed: ProposalOut | None = Field(
         None, description="ClaimCheck's outcome for the current run; null until it is decided"

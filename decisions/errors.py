@@ -22,15 +22,14 @@ __all__ = [
 
 
 class OverrideRefused(ClaimError):
-    """An override that cannot be stored: a bad outcome or reason (400), or a claim with no
-    verdict to override yet (409)."""
+    """An override that cannot be stored: a bad outcome or reason (422), or one the claim's
+    state refuses (409 "cannot override"): no verdict yet, or the outcome it has already."""
 
-    error = "cannot override"
-
-    def __init__(self, message: str, *, field: str) -> None:
+    def __init__(self, message: str, *, field: str, conflict: bool = False) -> None:
         super().__init__(message, field=field)
-        if field == "status":
+        if conflict or field == "status":
             self.status = 409
+            self.error = "cannot override"
 
 
 class QueueUnavailableError(ClaimError):
@@ -56,20 +55,21 @@ class BatchProblem:
     text: str
     message: str
     code: str = "invalid"
+    field: str = "text"
 
 
 class BatchError(ApplicationError):
     """Some items of an all-or-nothing batch cannot be checked; nothing was stored. Each problem
-    names its item (its line, for a pasted batch)."""
-
-    error = "invalid claims"
+    names its item (its line, for a pasted batch; its index, for a list sent to the API, where
+    the field is named as the schema names it: `1.text`)."""
 
     def __init__(self, problems: list[BatchProblem]) -> None:
         super().__init__(f"{len(problems)} line(s) cannot be checked")
         self.problems = problems
-        if any(problem.code == UNSEARCHABLE for problem in problems):
-            self.status = 422
 
     def payload(self) -> dict[str, Any]:
-        details = [{"index": p.line, "message": p.message} for p in self.problems]
+        details = [
+            {"field": ".".join(filter(None, (str(p.line), p.field))), "message": p.message}
+            for p in self.problems
+        ]
         return {"error": self.error, "details": details}

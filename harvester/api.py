@@ -119,7 +119,14 @@ def run_payload(run: SearchRun) -> dict[str, Any]:
 
 @router.post(
     "/search-runs",
-    response={201: SearchRunOut, 400: ErrorOut, 403: ErrorOut, 500: ErrorOut, 502: ErrorOut},
+    response={
+        201: SearchRunOut,
+        400: ErrorOut,
+        403: ErrorOut,
+        422: ErrorOut,
+        500: ErrorOut,
+        502: ErrorOut,
+    },
     summary="Run a search: rewrite, query every provider at once, merge, store",
 )
 def create_search_run(request: AuthenticatedHttpRequest, payload: SearchRunIn) -> Status:
@@ -127,7 +134,7 @@ def create_search_run(request: AuthenticatedHttpRequest, payload: SearchRunIn) -
     carries each provider's reason beside the {"error", "details"} pair."""
     require_editor(request.user)
     if not payload.query.strip():
-        raise InvalidSearchRequest("query: must not be empty")
+        raise InvalidSearchRequest("must not be empty", field="query")
     options = payload.options or SearchOptionsIn.model_validate({})
     run = search_run_execute(
         query=payload.query,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from claimcheck.errors import ApplicationError
+from claimcheck.errors import INVALID, ApplicationError, field_details
 
 
 class HarvestError(ApplicationError):
@@ -21,17 +21,38 @@ class HarvestError(ApplicationError):
 
 class RewriteInvalid(HarvestError):
     """The query, the rewrite (e.g. the LLM's JSON) or a placeholder failed validation.
-    Raised before any provider is called."""
+    Raised before any provider is called. The client's own query at fault (`field="query"`) is
+    input that does not validate (422); a rewrite that does not validate is 400."""
 
     status = 400
     error = "invalid schema"
 
+    def __init__(self, details: str = "", *, field: str = "") -> None:
+        super().__init__(details)
+        self.field = field
+        if field:
+            self.status = 422
+            self.error = INVALID
+
+    def payload(self) -> dict[str, Any]:
+        if self.field:
+            return {"error": self.error, "details": field_details(self.field, self.details)}
+        return super().payload()
+
 
 class InvalidSearchRequest(HarvestError):
-    """A request the service cannot serve as asked (e.g. an unknown forced provider)."""
+    """A request the service cannot serve as asked (an empty query, an unknown forced provider,
+    an option out of range): input at fault, named by `field`."""
 
-    status = 400
-    error = "invalid request"
+    status = 422
+    error = INVALID
+
+    def __init__(self, details: str, *, field: str) -> None:
+        super().__init__(details)
+        self.field = field
+
+    def payload(self) -> dict[str, Any]:
+        return {"error": self.error, "details": field_details(self.field, self.details)}
 
 
 class RewriteFailed(HarvestError):

@@ -85,7 +85,10 @@ _RELATIVE: tuple[tuple[re.Pattern[str], tuple[str, str | None]], ...] = (
 )
 _QUOTED = re.compile(r'"([^"]+)"|“([^”]+)”')
 _SITE = re.compile(r"\bsite:(\S+)", re.I)
-_SEGMENT_BREAK = re.compile(r"[,;:!?()\[\]{}|]|\s[-\u2013\u2014]\s|\.(?:\s|$)")
+# A comma breaks a segment, except as a thousands separator ("2,000").
+_SEGMENT_BREAK = re.compile(
+    r"[;:!?()\[\]{}|]|(?<!\d),|,(?!\d{3}(?!\d))|\s[-\u2013\u2014]\s|\.(?:\s|$)"
+)
 _CONNECTORS = frozenset({"of", "for", "and", "the", "de", "la", "du", "von", "van", "der"})
 
 
@@ -125,10 +128,28 @@ def _dates(mentions: list[_DateMention]) -> tuple[str | None, str | None]:
     return only.start.isoformat(), only.end.isoformat()
 
 
+# A number written with thousands separators ("2,000", "1,250.5", "12,000%") is one term: split
+# at its commas it would be searched as "2" and "000".
+_GROUPED_NUMBER = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?%?(?![\w,])")
+
+
+def _query_words(segment: str) -> list[str]:
+    """`words`, with numbers written with thousands separators kept whole (decimals already
+    are: "3.5%")."""
+    tokens: list[str] = []
+    start = 0
+    for match in _GROUPED_NUMBER.finditer(segment):
+        tokens.extend(words(segment[start : match.start()]))
+        tokens.append(match.group())
+        start = match.end()
+    tokens.extend(words(segment[start:]))
+    return tokens
+
+
 def _segment_keywords(segment: str) -> list[str]:
     """Capitalized runs become one entity phrase ("European Central Bank", "Bank of England");
     other words and numbers stand alone; stopwords go."""
-    tokens = words(segment)
+    tokens = _query_words(segment)
     keywords: list[str] = []
     run: list[str] = []
 
@@ -199,7 +220,7 @@ def deterministic_rewrite(text: str) -> QuerySchema:
         if keyword.lower() not in {k.lower() for k in unique}:
             unique.append(keyword)
     if not unique:
-        raise RewriteInvalid("the query has no searchable words")
+        raise RewriteInvalid("the query has no searchable words", field="query")
     unique = [k[:200] for k in unique[:MAX_KEYWORDS]]
     data: dict[str, Any] = {
         "keywords": unique,
@@ -277,9 +298,9 @@ def rewrite_query(*, text: str, prompt_name: llm.PromptName = "rewrite") -> Rewr
     """The template schema for `text`, from the cache when the same rewriter made it."""
     original = normalize_query_text(text)
     if not original:
-        raise RewriteInvalid("query: must not be empty")
+        raise RewriteInvalid("must not be empty", field="query")
     if len(original) > MAX_QUERY_TEXT_CHARS:
-        raise RewriteInvalid(f"query: longer than {MAX_QUERY_TEXT_CHARS} characters")
+        raise RewriteInvalid(f"longer than {MAX_QUERY_TEXT_CHARS} characters", field="query")
     rewriter, prompt, prompt_hash = _current_rewriter(prompt_name)
     cache_key = original if prompt_name == "rewrite" else TRANSLATION_MARK + original
     cached = Query.objects.filter(original_query=cache_key).first()

@@ -124,7 +124,14 @@ def domains_create(request: AuthenticatedHttpRequest, payload: DomainIn) -> Any:
 
 @router.patch(
     "/domains/{key}",
-    response={200: DomainOut, 400: ErrorOut, 403: ErrorOut, 404: ErrorOut, 409: ErrorOut},
+    response={
+        200: DomainOut,
+        400: ErrorOut,
+        403: ErrorOut,
+        404: ErrorOut,
+        409: ErrorOut,
+        422: ErrorOut,
+    },
     summary="Change a domain by id or name (admins)",
 )
 def domains_patch(request: AuthenticatedHttpRequest, key: str, payload: DomainPatch) -> Any:
@@ -134,7 +141,7 @@ def domains_patch(request: AuthenticatedHttpRequest, key: str, payload: DomainPa
         if field in changes and changes[field] is None:
             raise DomainError(f"{field} cannot be null", field=field)
     if not changes:
-        raise DomainError("nothing to change")
+        raise DomainError("nothing to change: send at least one field", field="")
     return domain_update(domain=domain, user=request.user, via="api", **changes)
 
 
@@ -245,7 +252,7 @@ def aliases_patch(request: AuthenticatedHttpRequest, alias_id: int, payload: Ali
         if value is None:
             raise AliasError(f"{field} cannot be null", field=field)
     if not changes:
-        raise AliasError("nothing to change", field="")
+        raise AliasError("nothing to change: send at least one field", field="")
     return alias_update(item=item, user=request.user, via="api", **changes)
 
 

@@ -12,7 +12,6 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from claimcheck.errors import ApplicationError
 from registry.csvformat import (
@@ -36,15 +35,10 @@ _FALSE = frozenset({"", "0", "false", "no", "n", "allowed"})
 
 class DomainError(ApplicationError):
     """A domain name or row that cannot be stored; the message says what is wrong and `field`
-    which input. The API answers the message alone, as it always has."""
-
-    error = "invalid domain"
+    which input."""
 
     def __init__(self, message: str, *, field: str = "name") -> None:
         super().__init__(message, field=field)
-
-    def payload(self) -> dict[str, Any]:
-        return {"error": self.error, "details": self.message}
 
 
 class DomainExists(DomainError):

@@ -194,7 +194,7 @@ def claims_submit_many(
     pairs so that a pasted batch can report its own line numbers."""
     if len(items) > BATCH_MAX_CLAIMS:
         message = f"{len(items)} claims given; at most {BATCH_MAX_CLAIMS} at once"
-        raise BatchError([BatchProblem(items[BATCH_MAX_CLAIMS][0], "", message)])
+        raise BatchError([BatchProblem(items[BATCH_MAX_CLAIMS][0], "", message, field="")])
     inputs: list[ClaimInput] = []
     problems: list[BatchProblem] = []
     for number, fields in items:
@@ -202,7 +202,7 @@ def claims_submit_many(
             inputs.append(claim_validate(**fields))
         except ClaimError as exc:
             text = str(fields.get("text", ""))[:120]
-            problems.append(BatchProblem(number, text, exc.message, exc.code))
+            problems.append(BatchProblem(number, text, exc.message, exc.code, exc.field))
     if problems:
         raise BatchError(problems)
     if not inputs:

@@ -66,6 +66,7 @@ def verdict_override(*, claim: Claim, editor: User, to_outcome: str, reason: str
             f"the outcome is already {Outcome(current).label}: choose another, or mark the "
             "claim reviewed to keep it",
             field="outcome",
+            conflict=True,
         )
     override = Override.objects.create(
         verdict=verdict,

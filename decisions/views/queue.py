@@ -56,6 +56,23 @@ _FIRST_WAY = {
 }
 
 
+# What the page's subtitle says of each order (`selectors.QUEUE_SORTS`).
+SORT_WORDS = {
+    "-created": "newest first",
+    "created": "oldest first",
+    "-support": "by support, the most first",
+    "support": "by support, the least first",
+    "-refute": "by refutation, the most first",
+    "refute": "by refutation, the least first",
+    "-confidence": "by confidence, the highest first",
+    "confidence": "by confidence, the lowest first",
+    "outcome": "by outcome: False, Invalid, True",
+    "-outcome": "by outcome: True, Invalid, False",
+    "channel": "by channel, A to Z",
+    "-channel": "by channel, Z to A",
+}
+
+
 def sort_headers(request: HttpRequest, *, current: str) -> dict[str, SortHeader]:
     """A click on the sorted column turns its order round; on another, sorts by it. The filters
     stay; the page goes back to the first."""
@@ -104,6 +121,7 @@ def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = Non
         ],
         "filtered": mine or any(filters.values()),
         "sort": sort,
+        "sort_words": SORT_WORDS.get(sort, SORT_WORDS["-created"]),
         "outcomes": Outcome.choices,
         "sorted_by": sort_headers(request, current=sort),
         "queue": state,

@@ -35,9 +35,11 @@ def provider_names(config: PipelineConfig, forced: str | None) -> list[str]:
     if forced:
         section = search.providers.get(forced)  # type: ignore[call-overload]
         if section is None:
-            raise InvalidSearchRequest(f"provider {forced!r} is not configured")
+            message = f"provider {forced!r} is not configured"
+            raise InvalidSearchRequest(message, field="options.provider")
         if not section.enabled:
-            raise InvalidSearchRequest(f"provider {forced!r} is disabled")
+            message = f"provider {forced!r} is disabled"
+            raise InvalidSearchRequest(message, field="options.provider")
         return [forced]
     return [name for name in search.cascade_order if search.providers[name].enabled]
 

@@ -22,7 +22,7 @@ from django.utils import timezone
 from claimcheck.config import get_config
 from claimcheck.language import detect_language
 from claims.models import Claim
-from harvester.errors import AllProvidersFailed, RewriteInvalid
+from harvester.errors import AllProvidersFailed, InvalidSearchRequest, RewriteInvalid
 from harvester.merge import merge_outcomes
 from harvester.models import (
     ProcessedResult,
@@ -63,7 +63,9 @@ def _apply_options(
     try:
         return validate_schema(data)
     except SchemaError as exc:
-        raise RewriteInvalid(str(exc)) from exc
+        # The client's own options, named as it sent them.
+        field = "options.maxResults" if "max_results" in str(exc) else "options.lang"
+        raise InvalidSearchRequest(str(exc), field=field) from exc
 
 
 def _store(

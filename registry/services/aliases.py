@@ -45,8 +45,6 @@ class AliasError(ApplicationError):
     """An alias row that cannot be stored; the message says what is wrong, `field` which
     input."""
 
-    error = "invalid alias"
-
     def __init__(self, message: str, *, field: str = "alias") -> None:
         super().__init__(message, field=field)
 

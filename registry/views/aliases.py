@@ -62,8 +62,11 @@ def alias_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 
 @admin_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def alias_add(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """GET (a bookmark, a reload after adding) shows the list with its add form open."""
+    if request.method == "GET":
+        return _list_page(request, add_form=AliasForm(prefix="new"))
     form = AliasForm(request.POST, prefix="new")
 
     def again(refusal: ApplicationError | None) -> HttpResponse:

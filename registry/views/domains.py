@@ -63,8 +63,11 @@ def domain_list(request: AuthenticatedHttpRequest) -> HttpResponse:
 
 
 @admin_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def domain_add(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """GET (a bookmark, a reload after adding) shows the list with its add form open."""
+    if request.method == "GET":
+        return _list_page(request, add_form=DomainAddForm(prefix="new"))
     form = DomainAddForm(request.POST, prefix="new")
 
     def again(refusal: ApplicationError | None) -> HttpResponse:

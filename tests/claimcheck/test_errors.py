@@ -41,7 +41,17 @@ def test_the_api_answers_a_refusal_with_its_status_label_and_field() -> None:
     assert response.status_code == 409
     assert json.loads(response.content) == {
         "error": "conflict",
-        "details": {"field": "status", "message": "the claim is being checked"},
+        "details": [{"field": "status", "message": "the claim is being checked"}],
+    }
+
+
+def test_the_api_answers_input_at_fault_as_a_422_with_a_list_of_fields() -> None:
+    request = RequestFactory().post("/api/claims")
+    response = api.on_exception(request, ApplicationError("too short", field="text"))
+    assert response.status_code == 422
+    assert json.loads(response.content) == {
+        "error": "invalid request",
+        "details": [{"field": "text", "message": "too short"}],
     }
 
 

@@ -112,7 +112,7 @@ def test_a_ten_megabyte_body_is_refused_in_the_api_shape(api: Client) -> None:
 def test_a_batch_over_the_cap_is_refused_whole(api: Client) -> None:
     body = [{"text": f"Measure {n} was adopted by the council"} for n in range(201)]
     response = post(api, "/api/claims", body)
-    assert_error_shape(response, 400)
+    assert_error_shape(response, 422)
     assert "at most 200" in json.dumps(response.json()["details"])
     assert not Claim.objects.exists()
 

@@ -23,13 +23,27 @@ def login(client: Client, username: str, password: str) -> Any:
 
 def test_wrong_passwords_lock_the_account_even_for_the_right_one(editor: Any) -> None:
     client = Client()
-    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
         assert login(client, "edna", "wrong-guess").status_code == 200
-    assert login(client, "edna", "wrong-guess").status_code == 429
     response = login(client, "edna", PASSWORD)
     assert response.status_code == 429
     assert "Too many failed logins" in response.content.decode()
     assert client.get("/").status_code == 302  # still not signed in
+
+
+def test_each_wrong_password_up_to_the_limit_is_answered_as_one(editor: Any) -> None:
+    """The README's "after 5 wrong passwords": five answers of "didn't match", the fifth saying
+    the username is now locked, and only the sixth attempt refused."""
+    assert settings.AXES_FAILURE_LIMIT == 5
+    client = Client()
+    answers = [login(client, "edna", f"wrong-{n}") for n in range(1, 6)]
+    assert [r.status_code for r in answers] == [200] * 5
+    assert all("username and password didn" in r.content.decode() for r in answers)
+    assert ["locked on this" in r.content.decode() for r in answers] == [False] * 4 + [True]
+    assert "wrong 5 times" in answers[-1].content.decode()
+    sixth = login(client, "edna", "wrong-6")
+    assert sixth.status_code == 429
+    assert "Too many failed logins" in sixth.content.decode()
 
 
 def test_a_lockout_leaves_other_users_alone(editor: Any) -> None:

@@ -61,14 +61,14 @@ def test_a_list_of_claims_is_accepted_together(api: Client) -> None:
 @pytest.mark.parametrize(
     ("body", "status"),
     [
-        ({"text": ""}, 400),
-        ({"text": "x" * 2001}, 400),
-        ({"text": "ok", "timeframe_start": "2024-05-01", "timeframe_end": "2024-04-01"}, 400),
+        ({"text": ""}, 422),
+        ({"text": "x" * 2001}, 422),
+        ({"text": "ok", "timeframe_start": "2024-05-01", "timeframe_end": "2024-04-01"}, 422),
         ({"text": "ok", "colour": "red"}, 422),
         ({"text": "ok", "timeframe_start": "not a date"}, 422),
         ({}, 422),
-        ([{"text": "fine"}, {"text": ""}], 400),
-        ([], 400),
+        ([{"text": "fine"}, {"text": ""}], 422),
+        ([], 422),
     ],
 )
 def test_bad_claims_get_an_error_and_change_nothing(api: Client, body: Any, status: int) -> None:
@@ -113,7 +113,7 @@ def test_the_list_filters_by_status_and_outcome(api: Client) -> None:
     assert api.get("/api/claims?status=queued").json()["count"] == 2
     falses = api.get("/api/claims?outcome=false").json()
     assert falses["count"] == 1 and falses["items"][0]["outcome"] == "False"
-    assert api.get("/api/claims?outcome=maybe").status_code == 400
+    assert api.get("/api/claims?outcome=maybe").status_code == 422
     assert api.get("/api/claims?status=sleeping").status_code == 422
     assert api.get("/api/claims?from=&to=").json()["count"] == 4
     # A filter left empty, as a form sends it, filters nothing.
@@ -161,8 +161,8 @@ def test_the_api_shows_the_editors_outcome_in_the_proof_and_an_invalid_verdicts_
     assert body["result"]["proof"].startswith("**Editor verdict: True**, was Invalid.")
     assert "Pipeline verdict: Invalid" in body["result"]["proof"]
     same = post(api, f"/api/claims/{leaning.claim_id}/override", {"outcome": "true", "reason": "x"})
-    assert same.status_code in (400, 422)
-    assert "already True" in same.json()["error"] + str(same.json()["details"])
+    assert same.status_code == 409
+    assert "already True" in same.json()["details"][0]["message"]
 
 
 def test_an_override_needs_the_editor_group(outsider_api: Client) -> None:
@@ -176,13 +176,15 @@ def test_an_override_needs_the_editor_group(outsider_api: Client) -> None:
     assert Override.objects.count() == 0
 
 
-def test_an_override_without_a_reason_is_400(api: Client) -> None:
+def test_an_override_without_a_reason_is_422(api: Client) -> None:
     verdict = VerdictFactory.create()
     response = post(
         api, f"/api/claims/{verdict.claim_id}/override", {"outcome": "false", "reason": ""}
     )
-    assert response.status_code == 400
-    assert response.json()["details"]["field"] == "reason"
+    assert response.status_code == 422
+    assert response.json()["details"] == [
+        {"field": "reason", "message": "say why the verdict is changed"}
+    ]
 
 
 def test_an_undecided_claim_cannot_be_overridden(api: Client) -> None:
@@ -229,20 +231,37 @@ def test_an_overridden_claim_says_which_outcome_is_the_editors_and_which_claimch
 
     confidence = {"score": 0.9, "tier": "high", "note": "two sources agree"}
     assert body["outcome"] == "False" and body["overridden"] is True
+    assert body["decided_by"] == "editor"
+    assert body["fact_check"] is None  # the top level is the editor's: no "high 0.9" beside it
     assert body["proposed"] == {"outcome": "True", "fact_check": confidence}
-    assert body["fact_check"] == confidence  # as before: ClaimCheck's confidence in its proposal
     editor = body["editor_verdict"]
     assert (editor["outcome"], editor["editor"], editor["reason"]) == ("False", "edna", "Gone")
     assert editor["at"] == body["override"]["at"]
     untouched = api.get(f"/api/claims/{plain.claim_id}").json()
     assert untouched["editor_verdict"] is None
+    assert untouched["decided_by"] == "claimcheck"
     assert untouched["proposed"] == {"outcome": "False", "fact_check": None}
 
     listed = {item["id"]: item for item in api.get("/api/claims").json()["items"]}
     assert listed[verdict.claim_id]["outcome"] == "False"
+    assert listed[verdict.claim_id]["fact_check"] is None
     assert listed[verdict.claim_id]["proposed"] == {"outcome": "True", "fact_check": confidence}
     assert listed[plain.claim_id]["proposed"] == {"outcome": "False", "fact_check": None}
-    assert api.get(f"/api/claims/{ClaimFactory.create().pk}").json()["proposed"] is None
+    queued = api.get(f"/api/claims/{ClaimFactory.create().pk}").json()
+    assert queued["proposed"] is None and queued["decided_by"] is None
+
+
+def test_a_claim_claimcheck_decided_keeps_its_confidence_at_the_top(api: Client) -> None:
+    """Clients that read `outcome` and `fact_check` at the top level of a claim no editor
+    changed read ClaimCheck's verdict there, as they always did."""
+    verdict = VerdictFactory.create(
+        outcome="true", claim__fact_check_score=0.9, claim__fact_check_tier="high"
+    )
+    body = api.get(f"/api/claims/{verdict.claim_id}").json()
+    assert (body["outcome"], body["overridden"]) == ("True", False)
+    assert body["decided_by"] == "claimcheck"
+    assert body["fact_check"] == {"score": 0.9, "tier": "high", "note": ""}
+    assert body["fact_check"] == body["proposed"]["fact_check"]
 
 
 def test_the_api_docs_say_whose_outcome_is_whose(editor_client: Client) -> None:
@@ -250,4 +269,5 @@ def test_the_api_docs_say_whose_outcome_is_whose(editor_client: Client) -> None:
     described = schema["paths"]["/api/claims/{claim_id}"]["get"]["description"]
     assert "`editor_verdict`" in described and "`proposed`" in described
     fields = schema["components"]["schemas"]["ClaimDetailOut"]["properties"]
-    assert "never in an editor's outcome" in fields["fact_check"]["description"]
+    assert "never given in an editor's outcome" in fields["fact_check"]["description"]
+    assert "editor" in fields["decided_by"]["description"]

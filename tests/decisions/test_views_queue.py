@@ -117,6 +117,16 @@ def test_the_queue_filters(editor_client: Client, query: str, shown: str, hidden
     assert hidden not in page
 
 
+def test_a_number_with_a_thousands_separator_is_searched_whole(editor_client: Client) -> None:
+    ClaimFactory(text="The ministry hired 2,000 nurses")
+    ClaimFactory(text="The council hired 2 nurses and 1,000 cooks")
+
+    page = text(editor_client.get(reverse("home"), {"q": "2,000"}))
+
+    assert "hired 2,000 nurses" in page
+    assert "1,000 cooks" not in page
+
+
 def test_the_queue_filters_by_date_range(editor_client: Client) -> None:
     now = timezone.now()
     ClaimFactory(text="From last month", created_at=now - timedelta(days=40))

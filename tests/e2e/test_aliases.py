@@ -4,6 +4,7 @@ and removes it."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -92,3 +93,43 @@ def test_a_search_for_one_city_does_not_find_another_whose_name_ends_like_it(
     )
     expect(rows).to_have_count(1)
     expect(rows.first).to_contain_text("Київ")
+
+
+def test_a_filtered_alias_list_is_in_its_address_and_opens_again_filtered(
+    live_server: Any, page: Any, admin_user: Any
+) -> None:
+    EntityAlias.objects.all().delete()
+    alias_create(user=admin_user, name="Kyiv", alias="Kiev", kind="place")
+    alias_create(user=admin_user, name="Alphabet", alias="Google", kind="organization")
+    sign_in(page, live_server, admin_user)
+    page.goto(f"{live_server.url}/domains/aliases/")
+    results = page.locator("#alias-results")
+    expect(results).to_contain_text("Google")
+
+    page.locator("#f-kind").select_option("place")
+    expect(results).not_to_contain_text("Google")
+    expect(page).to_have_url(re.compile(r"[?&]kind=place(&|$)"))
+    page.locator("#f-q").fill("kie")
+    expect(page).to_have_url(re.compile(r"[?&]q=kie(&|$)"))
+    shared = page.url
+
+    other = page.context.new_page()
+    other.goto(shared)
+    expect(other.locator("#f-kind")).to_have_value("place")
+    expect(other.locator("#f-q")).to_have_value("kie")
+    expect(other.locator("#alias-results")).to_contain_text("Kiev")
+    expect(other.locator("#alias-results")).not_to_contain_text("Google")
+
+
+@pytest.mark.parametrize(
+    ("path", "noun"), [("/domains/add/", "domain"), ("/domains/aliases/add/", "alias")]
+)
+def test_the_add_address_opened_directly_shows_the_add_form(
+    live_server: Any, page: Any, admin_user: Any, path: str, noun: str
+) -> None:
+    sign_in(page, live_server, admin_user)
+    response = page.goto(f"{live_server.url}{path}")
+    assert response is not None and response.status == 200
+    form = page.locator(f"details.add-{noun}")
+    expect(form).to_have_attribute("open", "")
+    expect(form.get_by_role("button", name=f"Add {noun}")).to_be_visible()

@@ -88,3 +88,46 @@ def test_every_page_fits_a_phone(live_server: Any, browser: Any, admin_user: Any
         too_wide["batch-error"] = _width(page)
     context.close()
     assert too_wide == {}
+
+
+NAV = {
+    "Claims": "/",
+    "Search runs": "/search-runs/",
+    "Domains": "/domains/",
+    "Aliases": "/domains/aliases/",
+    "Dashboard": "/dashboard/",
+}
+
+
+def _nav_link_in_view(page: Any, label: str, width: int) -> Any:
+    link = page.get_by_role("navigation", name="Main").get_by_role("link", name=label, exact=True)
+    expect(link).to_be_visible()
+    box = link.bounding_box()
+    assert box is not None
+    # Whole within the viewport, and not hidden under a scrolling edge of the nav.
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width, (label, box)
+    assert page.evaluate(
+        "el => { const r = el.getBoundingClientRect();"
+        " return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2) === el; }",
+        link.element_handle(),
+    ), label
+    return link
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 1280, "height": 800}])
+def test_every_nav_item_is_in_view_and_clickable(
+    live_server: Any, browser: Any, admin_user: Any, viewport: dict[str, int]
+) -> None:
+    context = browser.new_context(viewport=viewport)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    sign_in(page, live_server, admin_user)
+    for label, path in NAV.items():
+        page.goto(f"{live_server.url}/")
+        _nav_link_in_view(page, label, viewport["width"]).click()
+        page.wait_for_url(f"{live_server.url}{path}")
+        current = page.get_by_role("navigation", name="Main").locator("[aria-current=page]")
+        expect(current).to_have_text(label)
+    if viewport == PHONE:
+        page.screenshot(path=str(_shot("nav")))
+    context.close()

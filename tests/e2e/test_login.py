@@ -44,3 +44,24 @@ def test_a_wrong_password_keeps_the_user_on_the_login_page(
     page.get_by_label("Password").fill("not-the-password")
     page.get_by_role("button", name="Log in").click()
     expect(page.get_by_role("alert")).to_contain_text("Your username and password")
+
+
+def test_five_wrong_passwords_are_each_answered_and_the_sixth_try_is_locked(
+    live_server: Any, page: Any, editor: Any
+) -> None:
+    page.goto(f"{live_server.url}/login/")
+    for attempt in range(1, 6):
+        page.get_by_label("Username").fill("edna")
+        page.get_by_label("Password").fill(f"wrong-{attempt}")
+        page.get_by_role("button", name="Log in").click()
+        alert = page.get_by_role("alert")
+        expect(alert).to_contain_text("Your username and password didn't match")
+        if attempt < 5:
+            expect(alert).not_to_contain_text("locked")
+    expect(page.get_by_role("alert")).to_contain_text("wrong 5 times")
+    expect(page.get_by_role("alert")).to_contain_text("locked on this connection for 15 minutes")
+
+    page.get_by_label("Username").fill("edna")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Too many failed logins")).to_be_visible()

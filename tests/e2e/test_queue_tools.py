@@ -40,6 +40,7 @@ def test_an_editor_sorts_the_queue_by_a_column_and_keeps_the_order_while_filteri
     sign_in(page, live_server, editor)
     page.goto(f"{live_server.url}/")
     assert _texts(page)[0] == "Riverton will host the Games"
+    expect(page.locator("#claims-order")).to_contain_text("Every claim checked, newest first.")
 
     support = page.get_by_role("columnheader", name="Support")
     support.get_by_role("link").click()
@@ -49,11 +50,14 @@ def test_an_editor_sorts_the_queue_by_a_column_and_keeps_the_order_while_filteri
         "Riverton will host the Games",
         "Port of Velmora strike ended",
     ]
+    expect(page.locator("#claims-order")).to_contain_text("by support, the most first")
+    expect(page.locator("#claims-order")).not_to_contain_text("newest first")
     page.get_by_role("columnheader", name="Support").get_by_role("link").click()
     expect(page.get_by_role("columnheader", name="Support")).to_have_attribute(
         "aria-sort", "ascending"
     )
     assert _texts(page)[0] == "Port of Velmora strike ended"
+    expect(page.locator("#claims-order")).to_contain_text("by support, the least first")
 
     # A search keeps the order.
     page.locator("#f-q").fill("Port")
@@ -63,6 +67,21 @@ def test_an_editor_sorts_the_queue_by_a_column_and_keeps_the_order_while_filteri
     assert _texts(page) == ["Port of Velmora strike ended", "Port of Odesa handled grain"]
     expect(page).to_have_url(re.compile(r"[?&]q=Port(&|$)"))
     assert "sort=support" in page.url
+    expect(page.locator("#claims-order")).to_contain_text("by support, the least first")
+
+
+def test_a_search_for_a_number_with_a_thousands_separator_finds_it(
+    live_server: Any, page: Any, editor: Any
+) -> None:
+    DecidedClaimFactory(text="The ministry hired 2,000 nurses")
+    DecidedClaimFactory(text="The council hired 2 nurses and 1,000 cooks")
+    sign_in(page, live_server, editor)
+    page.goto(f"{live_server.url}/")
+    page.locator("#f-q").fill("2,000")
+    expect(page.locator("#claim-results .result-count")).to_have_text(
+        "1 claim matches these filters"
+    )
+    assert _texts(page) == ["The ministry hired 2,000 nurses"]
 
 
 def test_an_editor_saves_a_view_as_my_queue_and_comes_back_to_it(

@@ -186,10 +186,13 @@ def test_a_partial_failure_is_201_with_the_rest(api: Client, providers: None) ->
 
 
 @pytest.mark.parametrize("query", ["", "   "])
-def test_an_empty_query_is_400(api: Client, query: str) -> None:
+def test_an_empty_query_is_422_naming_it(api: Client, query: str) -> None:
     response = post(api, {"query": query})
-    assert response.status_code == 400
-    assert response.json() == {"error": "invalid request", "details": "query: must not be empty"}
+    assert response.status_code == 422
+    assert response.json() == {
+        "error": "invalid request",
+        "details": [{"field": "query", "message": "must not be empty"}],
+    }
 
 
 def test_a_malformed_body_is_422_in_the_error_shape(api: Client) -> None:
@@ -198,14 +201,17 @@ def test_a_malformed_body_is_422_in_the_error_shape(api: Client) -> None:
     assert response.json()["error"] == "invalid request"
 
 
-def test_bad_options_are_400_naming_the_field(api: Client, providers: None) -> None:
+def test_bad_options_are_422_naming_the_field(api: Client, providers: None) -> None:
     with llm_mock([SAMPLE_SCHEMA]):
         response = post(api, {"query": SAMPLE_QUERY, "options": {"maxResults": 5000}})
-    assert response.status_code == 400
-    assert "filters.max_results" in response.json()["details"]
+    assert response.status_code == 422
+    [problem] = response.json()["details"]
+    assert problem["field"] == "options.maxResults" and "max_results" in problem["message"]
     response = post(api, {"query": SAMPLE_QUERY, "options": {"provider": "bing"}})
-    assert response.status_code == 400
-    assert response.json()["details"] == "provider 'bing' is not configured"
+    assert response.status_code == 422
+    assert response.json()["details"] == [
+        {"field": "options.provider", "message": "provider 'bing' is not configured"}
+    ]
 
 
 def test_an_unexpected_error_is_500_in_the_error_shape(

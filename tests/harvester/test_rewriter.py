@@ -58,6 +58,25 @@ def test_site_operators_in_the_text_become_site_filters() -> None:
     assert schema.keywords == ["AI Act"]
 
 
+@pytest.mark.parametrize(
+    ("text", "keywords"),
+    [
+        ("2,000", ["2,000"]),
+        ("The ministry hired 2,000 nurses", ["ministry", "hired", "2,000", "nurses"]),
+        (
+            "Exports reached 1,250.5 tonnes, up 3.5%",
+            ["Exports", "reached", "1,250.5", "tonnes", "3.5%"],
+        ),
+        ("In 2024, 300 people came", ["2024", "300", "people", "came"]),
+        ("items 1,2,3", ["items", "1", "2", "3"]),
+    ],
+)
+def test_a_number_with_separators_or_decimals_stays_one_term(
+    text: str, keywords: list[str]
+) -> None:
+    assert deterministic_rewrite(text).keywords == keywords
+
+
 def test_text_with_nothing_to_search_for_is_invalid() -> None:
     with pytest.raises(RewriteInvalid, match="no searchable words"):
         deterministic_rewrite("what is the latest on it?")

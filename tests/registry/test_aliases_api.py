@@ -163,26 +163,28 @@ def test_admins_remove_an_alias(admin_api: Client, kiev: EntityAlias) -> None:
             409,
             {
                 "error": "alias exists",
-                "details": {
-                    "field": "alias",
-                    "message": "KIEV is spelt like Kiev, already an alias of Kyiv",
-                },
+                "details": [
+                    {
+                        "field": "alias",
+                        "message": "KIEV is spelt like Kiev, already an alias of Kyiv",
+                    }
+                ],
             },
         ),
         (
             {"name": "Alphabet", "alias": "--"},
-            400,
+            422,
             {
-                "error": "invalid alias",
-                "details": {"field": "alias", "message": "alias: has no letters to match on"},
+                "error": "invalid request",
+                "details": [{"field": "alias", "message": "alias: has no letters to match on"}],
             },
         ),
         (
             {"name": "   ", "alias": "Google"},
-            400,
+            422,
             {
-                "error": "invalid alias",
-                "details": {"field": "name", "message": "name: must not be empty"},
+                "error": "invalid request",
+                "details": [{"field": "name", "message": "name: must not be empty"}],
             },
         ),
         ({"alias": "Google"}, 422, {"error": "invalid request", "field": "name"}),
@@ -221,9 +223,9 @@ def test_bad_input_is_refused_in_the_error_shape_and_changes_nothing(
     [
         ({"alias": "Odessa"}, 409, "alias exists"),
         ({"kind": "city"}, 422, "invalid request"),
-        ({"name": None}, 400, "invalid alias"),
+        ({"name": None}, 422, "invalid request"),
         ({"name": ""}, 422, "invalid request"),
-        ({}, 400, "invalid alias"),
+        ({}, 422, "invalid request"),
     ],
 )
 def test_a_bad_patch_changes_nothing(

@@ -138,8 +138,8 @@ def test_admins_delete_a_domain(admin_api: Client) -> None:
 @pytest.mark.parametrize(
     ("body", "status", "message"),
     [
-        ({"name": "https://site.example/page", "tier": "trade"}, 400, "not a URL"),
-        ({"name": "bad name.example"}, 400, "not a domain name"),
+        ({"name": "https://site.example/page", "tier": "trade"}, 422, "not a URL"),
+        ({"name": "bad name.example"}, 422, "not a domain name"),
         ({"name": "site.example", "tier": "tabloid"}, 422, "invalid request"),
         ({"name": "site.example", "weight_override": 1.5}, 422, "invalid request"),
         ({"name": "site.example", "note": "x" * 301}, 422, "invalid request"),
@@ -173,10 +173,10 @@ def test_malformed_json_is_a_client_error(admin_api: Client) -> None:
     [
         ({"tier": "tabloid"}, 422),
         ({"weight_override": -0.1}, 422),
-        ({"name": "bad name"}, 400),
+        ({"name": "bad name"}, 422),
         ({"name": "apnews.com"}, 409),
-        ({"tier": None}, 400),
-        ({}, 400),
+        ({"tier": None}, 422),
+        ({}, 422),
     ],
 )
 def test_a_bad_patch_changes_nothing(admin_api: Client, body: dict[str, Any], status: int) -> None:

@@ -37,7 +37,8 @@ class Command(BaseCommand):
             lines = "\n".join(f"  {name}: {reason}" for name, reason in exc.reasons.items())
             raise CommandError(f"every provider failed (run {exc.run_id}):\n{lines}") from exc
         except HarvestError as exc:
-            raise CommandError(f"{exc.error}: {exc.details}") from exc
+            where = f"{exc.field}: " if exc.field else ""
+            raise CommandError(f"{exc.error}: {where}{exc.details}") from exc
         rows = processed_results(run=run)
         if options["json"]:
             from harvester.api import run_payload
