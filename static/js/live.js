@@ -1,12 +1,43 @@
 // Live updates without inline script: every element marked data-live is asked to refresh
 // (an htmx "poll-tick" trigger) every two seconds, or every data-live-ms, but only while the tab
-// is visible. The server leaves data-live off once nothing on the page is running, which ends
-// the polling.
+// is visible. The server leaves data-live off once nothing on the page can change any more,
+// which ends the polling. A refresh keeps the boxes ticked in the element (by their id), and
+// waits while a dialog is open or the editor is typing in the element.
 (function () {
   "use strict";
   var PERIOD_MS = 2000;
   var TICK_MS = 250;
   var last = new WeakMap();
+
+  // A dialog open (the bulk override, a confirmation) or a field being typed in would be
+  // swapped away from under the editor: the refresh waits for them.
+  function busy(element) {
+    if (document.querySelector("dialog[open]")) {
+      return true;
+    }
+    var focused = document.activeElement;
+    return Boolean(focused && element.contains(focused) &&
+      focused.matches("textarea, select, input:not([type=checkbox])"));
+  }
+
+  var ticked = [];
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var element = event.detail.elt;
+    ticked = element && element.hasAttribute && element.hasAttribute("data-live") ?
+      Array.prototype.map.call(element.querySelectorAll("input[type=checkbox][id]:checked"),
+        function (box) { return box.id; }) : [];
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
+    ticked.forEach(function (id) {
+      var box = document.getElementById(id);
+      if (box && box.type === "checkbox") {
+        box.checked = true;
+      }
+    });
+    ticked = [];
+  });
 
   function tick(force) {
     if (document.visibilityState !== "visible" || !window.htmx) {
@@ -14,8 +45,7 @@
     }
     var now = Date.now();
     document.querySelectorAll("[data-live]").forEach(function (element) {
-      // A refresh would drop the boxes an editor is ticking for a bulk action: wait for it.
-      if (element.querySelector("input[type=checkbox]:checked")) {
+      if (busy(element)) {
         return;
       }
       var period = parseInt(element.getAttribute("data-live-ms"), 10) || PERIOD_MS;
