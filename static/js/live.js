@@ -113,15 +113,38 @@
     if (window.matchMedia("(prefers-reduced-motion: reduce)").matches || fresh.length < 2) {
       return;
     }
+    // The counters in the status bar and the evidence table's count follow the steps shown:
+    // each step carries its run's queries, pages and evidence as of that step.
     var counter = document.getElementById("claim-step");
     var final = counter ? counter.textContent : "";
+    var counters = document.getElementById("claim-counters");
+    var finalCounters = counters ? counters.textContent : "";
+    var evidenceCount = document.getElementById("evidence-count");
+    var finalEvidence = evidenceCount ? evidenceCount.textContent : "";
+    function plural(n, one, many) {
+      return n + " " + (n === 1 ? one : many);
+    }
     function arrive(item, index) {
       item.classList.remove("tl-pending");
       item.classList.add("tl-arrived");
+      var last = index === fresh.length - 1;
       var step = document.getElementById("claim-step");
       if (step) {
-        step.textContent = index === fresh.length - 1 ? final :
+        step.textContent = last ? final :
           "Step " + item.getAttribute("data-step") + ": " + item.getAttribute("data-doing");
+      }
+      var queries = parseInt(item.getAttribute("data-queries"), 10) || 0;
+      var pages = parseInt(item.getAttribute("data-pages"), 10) || 0;
+      var evidence = parseInt(item.getAttribute("data-evidence"), 10) || 0;
+      if (counters) {
+        counters.textContent = last ? finalCounters :
+          finalCounters.split(" · ")[0] + " · " + plural(queries, "query", "queries") + " · " +
+          plural(pages, "page", "pages") + " read · " + evidence + " evidence";
+        counters.setAttribute("data-shown-evidence", last ? "" : String(evidence));
+      }
+      if (evidenceCount) {
+        evidenceCount.textContent = last ? finalEvidence :
+          String(Math.min(evidence, parseInt(finalEvidence, 10) || 0));
       }
     }
     fresh.forEach(function (item, index) {
