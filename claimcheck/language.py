@@ -12,6 +12,14 @@ languages, none near), which read as "unsure" for nearly every claim. What matte
 another language comes close; a text in two languages has two close ones. Only languages with a
 two-letter code (the codes stored) compete, so that an English sentence is not unsure because
 Nigerian Pidgin, an English creole, comes close.
+
+Names are not a language: in a short claim ("Angela Merkel visited Kyiv in 2024") the letters
+of the names outweigh the few words around them, and the detector reads the names' spelling
+(Danish, Dutch). A short text is therefore read without what looks like a name: a capitalised
+word after the first, and the first word when a capitalised word follows it (it starts a name).
+Numbers stay but do not count as words. German nouns are capitalised too; the words left
+(articles, verbs, prepositions) are the language's own, which is what tells languages apart.
+When fewer than two words or a handful of letters would be left, the whole text is read.
 """
 
 from __future__ import annotations
@@ -34,6 +42,12 @@ MIN_LETTERS = 3
 MAX_CHARS = 4000
 
 _LETTER = re.compile(r"[^\W\d_]", re.UNICODE)
+_EDGES = re.compile(r"^[\W_]+|[\W_]+$", re.UNICODE)
+# Texts up to this long (a claim, a search result's title and snippet) are read without names.
+MAX_NAMED_CHARS = 400
+# What must be left once names are set aside for the rest to be read alone.
+MIN_COMMON_WORDS = 2
+MIN_COMMON_LETTERS = 6
 
 
 @dataclass(frozen=True)
@@ -76,10 +90,41 @@ class _Identifier:
         return cls._model
 
 
+def _looks_like_a_name(word: str, *, first: bool, next_word: str) -> bool:
+    if not word[0].isupper():
+        return False
+    return not first or next_word[:1].isupper()
+
+
+def common_words(text: str) -> str:
+    """`text` without the words that look like names or numbers, when enough is left to tell a
+    language by; otherwise `text` itself."""
+    tokens = text.split()
+    words = [_EDGES.sub("", token) for token in tokens]
+    kept: list[str] = []
+    counted = 0
+    for i, (token, word) in enumerate(zip(tokens, words, strict=True)):
+        if any(char.isdigit() for char in token):
+            kept.append(token)  # a number reads as no language in particular: kept, not counted
+            continue
+        following = words[i + 1] if i + 1 < len(words) else ""
+        if not word or _looks_like_a_name(word, first=i == 0, next_word=following):
+            continue
+        kept.append(word)
+        counted += 1
+    letters = sum(len(_LETTER.findall(word)) for word in kept)
+    if counted < MIN_COMMON_WORDS or letters < MIN_COMMON_LETTERS:
+        return text
+    return " ".join(kept)
+
+
 def detect_language(text: str) -> LanguageGuess:
     """The language of `text` with the detector's confidence; UNKNOWN for text with almost
-    no letters (a number, a URL fragment, an empty snippet)."""
+    no letters (a number, a URL fragment, an empty snippet). A short text is read without its
+    names (`common_words`)."""
     sample = " ".join(text[:MAX_CHARS].split())
+    if len(sample) <= MAX_NAMED_CHARS:
+        sample = common_words(sample)
     if len(_LETTER.findall(sample)) < MIN_LETTERS:
         return UNKNOWN
     ranked = (pair for pair in _Identifier.get().rank(sample) if len(pair[0]) == 2)

@@ -47,6 +47,14 @@ class ClaimStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+class ClaimOrigin(models.TextChoices):
+    """Where a claim was submitted: the desk (the web pages and the API), whose claims editors
+    review, or `manage.py verify` at a terminal, whose claims are the command line's own."""
+
+    DESK = "desk", "Desk or API"
+    CLI = "cli", "Command line"
+
+
 class Outcome(models.TextChoices):
     TRUE = "true", "True"
     FALSE = "false", "False"
@@ -76,6 +84,7 @@ class Claim(models.Model):
         max_length=16, blank=True, help_text="given, or parsed from the claim text"
     )
     source_channel = models.CharField(max_length=200, blank=True)
+    origin = models.CharField(max_length=8, choices=ClaimOrigin.choices, default=ClaimOrigin.DESK)
     language = models.CharField(max_length=8, blank=True, help_text="ISO 639-1, detected")
     language_confidence = models.FloatField(null=True, blank=True)
     status = models.CharField(

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from claimcheck.roles import is_admin
 from claims.errors import ClaimError, ClaimNotRunnable
-from claims.models import Claim, ClaimStatus, EventKind, Outcome, PipelineEvent
+from claims.models import Claim, ClaimOrigin, ClaimStatus, EventKind, Outcome, PipelineEvent
 
 logger = logging.getLogger(__name__)
 
@@ -79,6 +79,7 @@ def claim_create(
     timeframe_end: datetime | None = None,
     timeframe_source: str = "",
     source_channel: str = "",
+    origin: str = ClaimOrigin.DESK,
     created_by: User | None = None,
 ) -> Claim:
     """Store a new claim, queued, with the first line of its timeline. Validating the input and
@@ -91,6 +92,7 @@ def claim_create(
         timeframe_end=timeframe_end,
         timeframe_source=timeframe_source,
         source_channel=source_channel,
+        origin=origin,
         created_by=created_by,
     )
     event_record(claim=claim, kind=EventKind.QUEUED, message="Claim queued for checking")

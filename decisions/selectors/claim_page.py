@@ -20,7 +20,7 @@ from decisions.models import Comment, Override, Verdict
 from decisions.proof import proof_as_shown, render_proof
 from decisions.selectors.claims import also_reported_by
 from decisions.selectors.counting import claim_counting
-from decisions.selectors.progress import DOING, Progress, progress_of
+from decisions.selectors.progress import DOING, Progress, counts_after, doing_after, progress_of
 from decisions.selectors.verdict_card import VerdictCard, proposed_proof, verdict_card
 from decisions.selectors.weighed_rows import weighed_words
 from decisions.summary import verdict_summary
@@ -53,8 +53,13 @@ class TimelineEntry:
 
     @property
     def doing(self) -> str:
-        """What the claim is doing once this step is on its timeline."""
-        return DOING.get(self.event.kind, "working")
+        """What the claim is doing once this step is on its timeline, against its budgets."""
+        return str(self.data.get("doing") or DOING.get(self.event.kind, "working"))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """The run's queries, pages read and evidence once this step is on its timeline."""
+        return dict(self.data.get("counts") or {})
 
 
 @dataclass(frozen=True)
@@ -115,11 +120,20 @@ def timeline(*, events: list[PipelineEvent]) -> list[TimelineRun]:
     runs: dict[int, list[TimelineEntry]] = defaultdict(list)
     current = 1
     shown = ""
+    steps: list[str] = []
+    verified = 0
     for event in events:
         number = (event.payload or {}).get("run")
         if isinstance(number, int):
             current = number
         entry = _entry(event, current)
+        steps = [] if event.kind == EventKind.QUEUED else [*steps, event.kind]
+        if not steps:
+            verified = 0
+        elif event.kind == EventKind.VERIFY and (event.payload or {}).get("verified"):
+            verified += 1  # a snippet found on its page is a piece of evidence
+        entry.data["doing"] = doing_after(steps=steps)
+        entry.data["counts"] = counts_after(steps=steps, verified=verified)
         if event.kind in (EventKind.QUERY, EventKind.SEARCH):
             # A search that sends the query just shown does not show it again.
             query = str(entry.data.get("query") or "")

@@ -15,6 +15,7 @@ from claimcheck.errors import NotFound
 from claimcheck.roles import require_editor
 from claims.models import (
     Claim,
+    ClaimOrigin,
     ClaimStatus,
     Outcome,
     PipelineEvent,
@@ -66,11 +67,13 @@ def claim_queue(
     needs_review: bool = False,
     channel: str = "",
     assigned_to: int | None = None,
+    cli: bool = True,
     sort: str = QUEUE_SORT_DEFAULT,
 ) -> QuerySet[Claim]:
     """Claims in the order `sort` names (`QUEUE_SORTS`; newest first by default), each with
     `leaning` (its current verdict leans, below the agreement score). `overridden` is "yes",
-    "no" or "" (either); `needs_review` keeps decided claims no editor has reviewed yet."""
+    "no" or "" (either); `needs_review` keeps decided claims no editor has reviewed yet; `cli`
+    False leaves out the claims checked at a command line (`manage.py verify`)."""
     leaning = Verdict.objects.filter(
         claim=OuterRef("pk"), run_number=OuterRef("run_number"), reason=VerdictReason.LEANING
     )
@@ -93,6 +96,8 @@ def claim_queue(
         claims = claims.filter(source_channel=channel)
     if assigned_to is not None:
         claims = claims.filter(assigned_to_id=assigned_to)
+    if not cli:
+        claims = claims.exclude(origin=ClaimOrigin.CLI)
     order = QUEUE_SORTS.get(sort, QUEUE_SORTS[QUEUE_SORT_DEFAULT])
     return claims.select_related("assigned_to").order_by(*order, "-created_at", "-id")
 
@@ -144,9 +149,10 @@ class QueueState:
     active: int
 
 
-def queue_state() -> QueueState:
-    """One query."""
-    row = Claim.objects.aggregate(
+def queue_state(*, cli: bool = True) -> QueueState:
+    """One query. `cli` False leaves out the command line's claims, as the queue does."""
+    claims = Claim.objects.all() if cli else Claim.objects.exclude(origin=ClaimOrigin.CLI)
+    row = claims.aggregate(
         total=Count("id"),
         latest=Max("updated_at"),
         active=Count("id", filter=Q(status__in=[ClaimStatus.QUEUED, ClaimStatus.RUNNING])),
@@ -232,16 +238,19 @@ def saved_queue_query(*, user: User) -> str | None:
 
 
 def needs_review_count() -> int:
-    return Claim.objects.filter(status=ClaimStatus.DECIDED, reviewed_at__isnull=True).count()
+    return _to_review().count()
 
 
 # --- review order -------------------------------------------------------------------------------
 
 
 def _to_review() -> QuerySet[Claim]:
-    """Decided claims no editor has reviewed, oldest first: the order "next to review" walks."""
-    return Claim.objects.filter(status=ClaimStatus.DECIDED, reviewed_at__isnull=True).order_by(
-        "created_at", "id"
+    """Decided claims no editor has reviewed, oldest first: the order "next to review" walks.
+    A command line's claims are its own and never wait for an editor."""
+    return (
+        Claim.objects.filter(status=ClaimStatus.DECIDED, reviewed_at__isnull=True)
+        .exclude(origin=ClaimOrigin.CLI)
+        .order_by("created_at", "id")
     )
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from claimcheck.config import get_config
 from claims.models import Claim, EventKind, PipelineEvent
 
 # What a claim is doing once a step of each kind is on its timeline.
@@ -35,13 +36,43 @@ class Progress:
         return f"step {self.step}: {self.doing}" if self.step else self.doing
 
 
+def doing_after(*, steps: list[str]) -> str:
+    """What a claim is doing once `steps` (its run's event kinds, in order) are on its
+    timeline, against the run's budgets: "reading page 2 of at most 4"."""
+    if not steps:
+        return DOING[EventKind.QUEUED]
+    latest = steps[-1]
+    budgets = get_config().budgets
+    if latest in (EventKind.QUERY, EventKind.SEARCH):
+        queries = max(1, steps.count(EventKind.QUERY))
+        verb = "composing query" if latest == EventKind.QUERY else "searching: query"
+        return f"{verb} {queries} of at most {budgets.max_queries}"
+    if latest in (EventKind.CRAWL, EventKind.EVIDENCE, EventKind.VERIFY):
+        pages = max(1, steps.count(EventKind.CRAWL) + steps.count(EventKind.VERIFY))
+        where = f"page {pages} of at most {budgets.total_crawls}"
+        if latest == EventKind.VERIFY:
+            return f"checking snippets on their pages: {where}"
+        return f"reading {where}"
+    return DOING.get(latest, "working")
+
+
+def counts_after(*, steps: list[str], verified: int) -> dict[str, int]:
+    """The run's queries sent, pages read and evidence once `steps` are on its timeline;
+    `verified` counts its snippets found on their pages (each a piece of evidence)."""
+    return {
+        "queries": steps.count(EventKind.SEARCH),
+        "pages": steps.count(EventKind.CRAWL) + steps.count(EventKind.VERIFY),
+        "evidence": steps.count(EventKind.EVIDENCE) + verified,
+    }
+
+
 def progress_of(*, kinds: list[str]) -> Progress:
     """From a claim's event kinds in timeline order: the steps after its latest "queued"."""
     start = max((i for i, kind in enumerate(kinds) if kind == EventKind.QUEUED), default=-1)
     steps = kinds[start + 1 :]
     if not steps:
         return Progress(step=0, doing=DOING[EventKind.QUEUED])
-    return Progress(step=len(steps), doing=DOING.get(steps[-1], "working"))
+    return Progress(step=len(steps), doing=doing_after(steps=steps))
 
 
 def claims_progress(*, claims: list[Claim]) -> dict[int, Progress]:

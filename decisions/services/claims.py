@@ -18,7 +18,14 @@ from django.utils import timezone
 from claimcheck.config import get_config
 from claimcheck.daterange import RANGE_MESSAGE, date_in_range
 from claimcheck.language import detect_language
-from claims.models import CLAIM_MAX_CHARS, Claim, ClaimStatus, EventKind, claim_hash
+from claims.models import (
+    CLAIM_MAX_CHARS,
+    Claim,
+    ClaimOrigin,
+    ClaimStatus,
+    EventKind,
+    claim_hash,
+)
 from claims.services import claim_create, claim_rerun_reset, event_record
 from decisions.errors import (
     UNSEARCHABLE,
@@ -143,7 +150,13 @@ def claim_enqueue(claim: Claim) -> None:
     transaction.on_commit(lambda: _send(claim_id))
 
 
-def _create(claim_input: ClaimInput, user: User | None, *, enqueue: bool = True) -> Claim:
+def _create(
+    claim_input: ClaimInput,
+    user: User | None,
+    *,
+    enqueue: bool = True,
+    origin: str = ClaimOrigin.DESK,
+) -> Claim:
     language = detect_language(claim_input.text)
     claim = claim_create(
         text=claim_input.text,
@@ -153,6 +166,7 @@ def _create(claim_input: ClaimInput, user: User | None, *, enqueue: bool = True)
         timeframe_end=claim_input.timeframe_end,
         timeframe_source=claim_input.timeframe_source,
         source_channel=claim_input.source_channel,
+        origin=origin,
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
     if enqueue:
@@ -169,9 +183,11 @@ def claim_submit(
     source_channel: str = "",
     user: User | None = None,
     enqueue: bool = True,
+    origin: str = ClaimOrigin.DESK,
 ) -> tuple[Claim, bool]:
     """Validate and store a claim, queueing its check. An identical claim from the same channel
-    within the dedupe window returns the existing one (created is False)."""
+    within the dedupe window returns the existing one (created is False). `origin` says where
+    it was submitted (`ClaimOrigin`): a command line's claims stay out of the editors' queue."""
     claim_input = claim_validate(
         text=text,
         timeframe_start=timeframe_start,
@@ -182,7 +198,7 @@ def claim_submit(
         return existing, False
     if enqueue:
         queue_check()
-    return _create(claim_input, user, enqueue=enqueue), True
+    return _create(claim_input, user, enqueue=enqueue, origin=origin), True
 
 
 @transaction.atomic

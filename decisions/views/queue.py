@@ -29,6 +29,10 @@ from decisions.services import (
 from decisions.views.common import wants_partial
 
 QUEUE_PAGE_SIZE = 50
+# How often an open queue asks whether anything changed: every second while claims are being
+# checked (each step shows), every three seconds otherwise (a new claim or an override).
+QUEUE_POLL_MS_ACTIVE = 1000
+QUEUE_POLL_MS_IDLE = 3000
 
 
 @editor_required
@@ -108,7 +112,7 @@ def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = Non
     sources = selectors.claim_source_counts(claims=claims)
     progress = selectors.claims_progress(claims=claims)
     proposed = selectors.proposed_outcomes(claims=claims)
-    state = state or selectors.queue_state()
+    state = state or selectors.queue_state(cli=filters["cli"])
     live = request.GET.copy()
     live["since"] = state.token
     context = {
@@ -126,6 +130,7 @@ def _queue(request: AuthenticatedHttpRequest, *, partial: bool, state: Any = Non
         "sorted_by": sort_headers(request, current=sort),
         "queue": state,
         "live_url": f"{reverse('claim_queue_live')}?{live.urlencode()}",
+        "poll_ms": QUEUE_POLL_MS_ACTIVE if state.active else QUEUE_POLL_MS_IDLE,
     }
     template = "decisions/claim_list.html"
     if partial:
@@ -172,13 +177,14 @@ def my_queue(request: AuthenticatedHttpRequest) -> HttpResponse:
 @require_GET
 def claim_queue_live(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The queue's poll: 204 while nothing changed (three queries: session, user, queue state),
-    else the results as they are now. The results drop their poll once nothing runs."""
+    else the results as they are now. An open queue keeps polling, more slowly once nothing
+    runs, so that new claims and overrides reach it."""
     require_editor_request(request)
     if not wants_partial(request):
         query = request.GET.copy()
         query.pop("since", None)
         return redirect(f"{reverse('home')}?{query.urlencode()}")
-    state = selectors.queue_state()
+    state = selectors.queue_state(cli=request.GET.get("cli") == "on")
     if request.GET.get("since") == state.token:
         return HttpResponse(status=204)
     return _queue(request, partial=True, state=state)

@@ -1,12 +1,43 @@
 // Live updates without inline script: every element marked data-live is asked to refresh
 // (an htmx "poll-tick" trigger) every two seconds, or every data-live-ms, but only while the tab
-// is visible. The server leaves data-live off once nothing on the page is running, which ends
-// the polling.
+// is visible. The server leaves data-live off once nothing on the page can change any more,
+// which ends the polling. A refresh keeps the boxes ticked in the element (by their id), and
+// waits while a dialog is open or the editor is typing in the element.
 (function () {
   "use strict";
   var PERIOD_MS = 2000;
   var TICK_MS = 250;
   var last = new WeakMap();
+
+  // A dialog open (the bulk override, a confirmation) or a field being typed in would be
+  // swapped away from under the editor: the refresh waits for them.
+  function busy(element) {
+    if (document.querySelector("dialog[open]")) {
+      return true;
+    }
+    var focused = document.activeElement;
+    return Boolean(focused && element.contains(focused) &&
+      focused.matches("textarea, select, input:not([type=checkbox])"));
+  }
+
+  var ticked = [];
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var element = event.detail.elt;
+    ticked = element && element.hasAttribute && element.hasAttribute("data-live") ?
+      Array.prototype.map.call(element.querySelectorAll("input[type=checkbox][id]:checked"),
+        function (box) { return box.id; }) : [];
+  });
+
+  document.addEventListener("htmx:afterSwap", function () {
+    ticked.forEach(function (id) {
+      var box = document.getElementById(id);
+      if (box && box.type === "checkbox") {
+        box.checked = true;
+      }
+    });
+    ticked = [];
+  });
 
   function tick(force) {
     if (document.visibilityState !== "visible" || !window.htmx) {
@@ -14,8 +45,7 @@
     }
     var now = Date.now();
     document.querySelectorAll("[data-live]").forEach(function (element) {
-      // A refresh would drop the boxes an editor is ticking for a bulk action: wait for it.
-      if (element.querySelector("input[type=checkbox]:checked")) {
+      if (busy(element)) {
         return;
       }
       var period = parseInt(element.getAttribute("data-live-ms"), 10) || PERIOD_MS;
@@ -83,15 +113,38 @@
     if (window.matchMedia("(prefers-reduced-motion: reduce)").matches || fresh.length < 2) {
       return;
     }
+    // The counters in the status bar and the evidence table's count follow the steps shown:
+    // each step carries its run's queries, pages and evidence as of that step.
     var counter = document.getElementById("claim-step");
     var final = counter ? counter.textContent : "";
+    var counters = document.getElementById("claim-counters");
+    var finalCounters = counters ? counters.textContent : "";
+    var evidenceCount = document.getElementById("evidence-count");
+    var finalEvidence = evidenceCount ? evidenceCount.textContent : "";
+    function plural(n, one, many) {
+      return n + " " + (n === 1 ? one : many);
+    }
     function arrive(item, index) {
       item.classList.remove("tl-pending");
       item.classList.add("tl-arrived");
+      var last = index === fresh.length - 1;
       var step = document.getElementById("claim-step");
       if (step) {
-        step.textContent = index === fresh.length - 1 ? final :
+        step.textContent = last ? final :
           "Step " + item.getAttribute("data-step") + ": " + item.getAttribute("data-doing");
+      }
+      var queries = parseInt(item.getAttribute("data-queries"), 10) || 0;
+      var pages = parseInt(item.getAttribute("data-pages"), 10) || 0;
+      var evidence = parseInt(item.getAttribute("data-evidence"), 10) || 0;
+      if (counters) {
+        counters.textContent = last ? finalCounters :
+          finalCounters.split(" · ")[0] + " · " + plural(queries, "query", "queries") + " · " +
+          plural(pages, "page", "pages") + " read · " + evidence + " evidence";
+        counters.setAttribute("data-shown-evidence", last ? "" : String(evidence));
+      }
+      if (evidenceCount) {
+        evidenceCount.textContent = last ? finalEvidence :
+          String(Math.min(evidence, parseInt(finalEvidence, 10) || 0));
       }
     }
     fresh.forEach(function (item, index) {

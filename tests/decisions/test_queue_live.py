@@ -1,5 +1,6 @@
-"""The live queue: while claims are being checked the list refreshes itself; a poll that finds
-nothing new answers 204 for three queries; once nothing runs the polling ends."""
+"""The live queue: an open list refreshes itself, every second while claims are being checked and
+every three seconds otherwise (new claims and overrides reach it); a poll that finds nothing new
+answers 204 for three queries."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from django.urls import reverse
 
 from claims.models import ClaimStatus, EventKind, Outcome
 from claims.services import event_record
-from tests.factories import ClaimFactory, DecidedClaimFactory
+from decisions.services import verdict_override
+from tests.factories import ClaimFactory, DecidedClaimFactory, VerdictFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -36,11 +38,36 @@ def test_the_queue_polls_while_a_claim_is_being_checked(editor_client: Client) -
     assert 'hx-trigger="poll-tick"' in page and "1 claim being checked" in page
 
 
-def test_the_queue_does_not_poll_when_nothing_runs(editor_client: Client) -> None:
+def _period(page: str) -> int:
+    head = page[page.index('<section id="claim-results"') :].split(">", 1)[0]
+    return int(head.split('data-live-ms="', 1)[1].split('"', 1)[0])
+
+
+def test_the_queue_polls_slower_when_nothing_runs(editor_client: Client) -> None:
     DecidedClaimFactory()
     page = editor_client.get(reverse("home")).content.decode()
-    head = page[page.index('<section id="claim-results"') :].split(">", 1)[0]
-    assert "data-live" not in head and "hx-trigger" not in head
+    assert _live_url(page) and _period(page) == 3000
+    assert "being checked" not in page
+    ClaimFactory(status=ClaimStatus.RUNNING)
+    assert _period(editor_client.get(reverse("home")).content.decode()) == 1000
+
+
+def test_a_claim_posted_while_nothing_runs_reaches_the_open_queue(editor_client: Client) -> None:
+    DecidedClaimFactory(text="An old decided claim about ferries")
+    url = _live_url(editor_client.get(reverse("home")).content.decode())
+    assert editor_client.get(url, headers=HX).status_code == 204
+    DecidedClaimFactory(text="A new claim from a colleague about tunnels")
+    body = editor_client.get(url, headers=HX).content.decode()
+    assert "A new claim from a colleague about tunnels" in body
+
+
+def test_an_override_reaches_the_open_queue(editor_client: Client, editor: Any) -> None:
+    verdict: Any = VerdictFactory(claim=DecidedClaimFactory(text="The bridge opened in May"))
+    url = _live_url(editor_client.get(reverse("home")).content.decode())
+    assert editor_client.get(url, headers=HX).status_code == 204
+    verdict_override(claim=verdict.claim, editor=editor, to_outcome="false", reason="Wrong month")
+    body = editor_client.get(url, headers=HX).content.decode()
+    assert "badge-false" in body and "overridden" in body
 
 
 def test_a_poll_with_nothing_new_is_204_for_three_queries(
@@ -65,7 +92,7 @@ def test_a_poll_after_a_change_returns_the_list_as_it_is_now(editor_client: Clie
     assert "The ferry resumed service in 2023" in body
     assert "data-live" in body.split(">", 1)[0]
 
-    # The last running claim is decided: the list shows it and stops polling.
+    # The last running claim is decided: the list shows it and polls more slowly.
     url = _live_url(body)
     type(running).objects.exclude(pk=running.pk).update(status=ClaimStatus.DECIDED)
     type(running).objects.filter(pk=running.pk).update(
@@ -74,7 +101,7 @@ def test_a_poll_after_a_change_returns_the_list_as_it_is_now(editor_client: Clie
     event_record(claim=running, kind=EventKind.VERDICT, message="Verdict: False")
     body = editor_client.get(url, headers=HX).content.decode()
     assert "badge-false" in body
-    assert "data-live" not in body.split(">", 1)[0]
+    assert _period(body) == 3000
 
 
 def test_the_poll_keeps_the_filters(editor_client: Client) -> None:

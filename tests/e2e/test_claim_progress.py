@@ -19,7 +19,7 @@ from tests.e2e.test_review_desk import BackgroundWorker, sign_in, worker  # noqa
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-STEP = re.compile(r"^Step (\d+): [a-z ]+$")
+STEP = re.compile(r"^Step (\d+): [a-z0-9: ]+$")
 
 
 def test_the_claim_page_counts_the_steps_as_they_happen(
@@ -79,7 +79,8 @@ def test_the_queue_says_which_step_a_running_claim_is_on(
     row = page.locator("tr", has_text=demo.text[:50])
     expect(row.locator(".step")).to_have_text("waiting for a worker")
     worker.go.set()
-    expect(row.locator(".step")).to_have_text(re.compile(r"^step \d+: [a-z ]+$"), timeout=30_000)
+    label = re.compile(r"^step \d+: [a-z0-9: ]+$")
+    expect(row.locator(".step")).to_have_text(label, timeout=30_000)
     expect(row.locator(".badge-true")).to_be_visible(timeout=60_000)
     expect(row.locator(".step")).to_have_count(0)
     assert worker.errors == []
@@ -93,10 +94,19 @@ def test_steps_that_arrive_in_one_refresh_appear_one_after_another(
     sign_in(page, live_server, editor)
     page.goto(f"{live_server.url}/claims/{claim.pk}/")
     expect(page.locator("li.tl")).to_have_count(1)
-    # Count the steps on screen every 20 ms from now on.
+    # Every 20 ms from now on: the steps on screen, the counts the last of them carries, and
+    # the counts the status bar shows.
     page.evaluate(
-        """() => { window.__shown = []; setInterval(() => window.__shown.push(
-            [...document.querySelectorAll('li.tl')].filter(li => li.offsetParent).length), 20); }"""
+        """() => { window.__shown = []; window.__counts = []; setInterval(() => {
+            const shown = [...document.querySelectorAll('li.tl')].filter(li => li.offsetParent);
+            window.__shown.push(shown.length);
+            const last = shown[shown.length - 1];
+            const bar = document.getElementById('claim-counters');
+            if (last && bar && bar.getAttribute('data-shown-evidence')) {
+                window.__counts.push([bar.textContent, last.dataset.queries, last.dataset.pages,
+                    last.dataset.evidence]);
+            }
+        }, 20); }"""
     )
     claim_pipeline_run(claim_id=claim.pk)  # the whole check, before the next refresh
     total = Claim.objects.get(pk=claim.pk).events.count()
@@ -105,3 +115,11 @@ def test_steps_that_arrive_in_one_refresh_appear_one_after_another(
     assert shown == sorted(shown), shown
     between = {n for n in shown if 1 < n < total}
     assert len(between) >= total - 3, (total, sorted(set(shown)))
+    # While the steps appear, the status bar counts what the steps shown so far did.
+    counts = page.evaluate("window.__counts")
+    assert counts, "the status bar never counted along"
+    for bar, queries, pages, evidence in counts:
+        query_word = "query" if queries == "1" else "queries"
+        page_word = "page" if pages == "1" else "pages"
+        assert f" · {queries} {query_word} · {pages} {page_word} read · {evidence} evidence" in bar
+    assert any(row[2] != counts[-1][2] or row[3] != counts[-1][3] for row in counts), counts

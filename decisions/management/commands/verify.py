@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models.signals import post_save
 
-from claims.models import Claim, ClaimStatus, PipelineEvent
+from claims.models import Claim, ClaimOrigin, ClaimStatus, PipelineEvent
 from decisions.counting import Counting
 from decisions.errors import ClaimError
 from decisions.pipeline import claim_pipeline_run
@@ -77,6 +77,7 @@ class Command(BaseCommand):
                 timeframe_end=_day(options["end"], end=True),
                 source_channel=options["channel"],
                 enqueue=False,
+                origin=ClaimOrigin.CLI,
             )
         except ClaimError as exc:
             raise CommandError(f"{exc.field}: {exc.message}") from None
@@ -130,6 +131,12 @@ class Command(BaseCommand):
             )
         self.stdout.write("")
         self.stdout.write(verdict.proof_markdown)
+        if claim.origin == ClaimOrigin.CLI:
+            self.stdout.write("")
+            self.stdout.write(
+                f"Claim {claim.pk} is marked as checked from the command line: the editors' "
+                "queue leaves it out unless they tick “Command-line claims”."
+            )
 
     def _evidence(self, counting: Counting) -> None:
         """Each row shown on the claim page: counted for which side and with which weight, or
