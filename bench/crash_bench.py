@@ -6,12 +6,13 @@ a few seconds), one `manage.py qcluster` with two workers starts on them, and on
 decided and two are running its whole process group is killed with SIGKILL. The cluster is
 started again at once. Printed: what the kill left, the seconds from the restart until every
 claim the kill left undecided had been taken by a live worker again, and until the last one was
-decided. Then the stop: a cluster running claims gets SIGTERM, once to its whole process group
-(as systemd sends it) and once to its main process only; printed are the seconds until it
-exited, its exit status, and the claims it handed back. Settings are the shipped defaults
+decided; each fresh worker's warm-up, its first claim and the median of the later ones. Then
+the stop (unless --no-stop): a cluster running claims gets SIGTERM, once to its whole process
+group (as systemd sends it) and once to its main process only; printed are the seconds until
+it exited, its exit status, and the claims it handed back. Settings are the shipped defaults
 (CLAIMCHECK_LEASE_SECONDS 20, task retry 720 s).
 
-    .venv/bin/python bench/crash_bench.py [--claims 12] [--latency 0.8] [--timeout 240]
+    .venv/bin/python bench/crash_bench.py [--claims 12] [--latency 0.8] [--timeout 240] [--no-stop]
 
 Needs PostgreSQL (BENCH_PG, default postgres://postgres@127.0.0.1:5432) and Redis
 (BENCH_REDIS, default redis://127.0.0.1:6379/0). Everything is stopped and dropped at the end.
@@ -20,12 +21,15 @@ Needs PostgreSQL (BENCH_PG, default postgres://postgres@127.0.0.1:5432) and Redi
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import time
 from contextlib import suppress
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -110,6 +114,31 @@ def _wait(condition: Any, timeout: float) -> bool:
     return False
 
 
+def _claim_times(log: Path) -> tuple[list[float], list[float], list[float]]:
+    """From a cluster's JSON log: each worker's first claim run (seconds), every later one, and
+    each worker's warm-up before its first task."""
+    first: list[float] = []
+    later: list[float] = []
+    warm: list[float] = []
+    started: dict[tuple[Any, Any], datetime] = {}
+    seen: set[Any] = set()
+    for line in log.read_text(errors="replace").splitlines():
+        if not line.startswith("{"):
+            continue
+        entry = json.loads(line)
+        message = str(entry.get("message", ""))
+        key = (entry.get("pid"), entry.get("claim_id"))
+        if " warm in " in message:
+            warm.append(float(message.split(" warm in ")[1].split(" s")[0]))
+        elif message == "claim run started":
+            started[key] = datetime.fromisoformat(entry["time"])
+        elif message == "claim run ended" and key in started:
+            took = (datetime.fromisoformat(entry["time"]) - started.pop(key)).total_seconds()
+            (later if key[0] in seen else first).append(took)
+            seen.add(key[0])
+    return first, later, warm
+
+
 def crash(env: dict[str, str], db: psycopg.Connection, args: Any, logs: Path, name: str) -> None:
     prefix = f"Crash {name}"
     _submit(env, count=args.claims, prefix=prefix)
@@ -158,6 +187,14 @@ def crash(env: dict[str, str], db: psycopg.Connection, args: Any, logs: Path, na
         print(f"  not all decided within {args.timeout:.0f} s: {_counts(db, prefix)}")
     else:
         print(f"  the last claim decided            {decided_s:5.1f} s after the restart")
+    first, later, warm = _claim_times(logs / f"{name}-restarted.log")
+    if warm:
+        print(f"  each fresh worker warm in         {', '.join(f'{w:.1f}' for w in warm)} s")
+    if first and later:
+        print(
+            f"  a worker's first claim            {', '.join(f'{f:.1f}' for f in first)} s;"
+            f" later ones median {statistics.median(later):.1f} s ({len(later)} runs)"
+        )
 
 
 def stop(env: dict[str, str], db: psycopg.Connection, args: Any, logs: Path, name: str) -> None:
@@ -191,6 +228,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=240, help="seconds, after a restart")
     parser.add_argument("--stop-wait", type=float, default=30, help="seconds before a kill")
     parser.add_argument("--brokers", nargs="+", default=["redis", "orm"])
+    parser.add_argument("--no-stop", action="store_true", help="the crash only, not the stop")
     args = parser.parse_args()
     if not 4 <= args.claims <= 200:
         parser.error("--claims 4..200")
@@ -232,6 +270,8 @@ def main() -> None:
                     if name == "redis":
                         env["REDIS_URL"] = redis_url
                     crash(env, db, args, logs, name)
+                    if args.no_stop:
+                        continue
                     print(f"{name}: stopping a cluster with two claims running", flush=True)
                     stop(env, db, args, logs, name)
     finally:

@@ -9,5 +9,7 @@ class DecisionsConfig(AppConfig):
         from django_q.signals import post_spawn
 
         from decisions.tasks import sweeper_start
+        from decisions.warm import worker_warm
 
         post_spawn.connect(sweeper_start, dispatch_uid="decisions-claim-sweeper")
+        post_spawn.connect(worker_warm, dispatch_uid="decisions-worker-warm")

@@ -83,8 +83,9 @@ class ProviderCall(models.Model):
     """One call to a search provider over the network, written before it is sent.
 
     A worker that dies mid-call leaves its row without a run: the budget still counts the call
-    (it was sent, and a paid provider charges for it), and a resumed claim knows the call it is
-    about to send again was already sent once."""
+    (it may have been sent, and a paid provider charges for it). A claim's call is one row per
+    (claim, attempt, provider): the resumed claim sends it again on the same row, so the budget
+    and the dashboard count it once."""
 
     provider = models.CharField(max_length=64)
     claim = models.ForeignKey(
@@ -100,6 +101,12 @@ class ProviderCall(models.Model):
     class Meta:
         db_table = "provider_calls"
         ordering = ["-sent_at", "-id"]
+        constraints = [
+            # Rows without a claim (a search run from the API) are never alike: NULLs differ.
+            models.UniqueConstraint(
+                fields=["claim", "attempt", "provider"], name="provider_call_once_per_step"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.provider} call {self.pk} ({'answered' if self.run_id else 'no run'})"

@@ -125,25 +125,31 @@ def run_providers(
 def _calls_record(
     *, providers: list[HttpProvider], claim: Claim | None, attempt: int | None
 ) -> list[ProviderCall]:
-    if claim is not None and attempt is not None:
-        lost = list(
-            ProviderCall.objects.filter(claim=claim, attempt=attempt, run=None).values_list(
-                "provider", flat=True
+    """A row for each call, committed before it is sent. A claim's step keeps one row per
+    provider: a call its dead worker recorded is sent again on that row, counted once."""
+    if claim is None or attempt is None:
+        return [
+            ProviderCall.objects.create(
+                provider=provider.name, cost_usd=Decimal(str(provider.config.cost_per_query_usd))
             )
-        )
-        if lost:
-            # Their answer died with the worker that sent them: they are sent once more, and
-            # the budget counts both.
-            logger.warning(
-                "harvester: resending calls lost with a worker",
-                extra={"claim_id": claim.pk, "attempt": attempt, "providers": sorted(set(lost))},
-            )
-    return [
-        ProviderCall.objects.create(
-            provider=provider.name,
+            for provider in providers
+        ]
+    recorded = []
+    resent = []
+    for provider in providers:
+        call, created = ProviderCall.objects.get_or_create(
             claim=claim,
             attempt=attempt,
-            cost_usd=Decimal(str(provider.config.cost_per_query_usd)),
+            provider=provider.name,
+            defaults={"cost_usd": Decimal(str(provider.config.cost_per_query_usd))},
         )
-        for provider in providers
-    ]
+        if not created:
+            resent.append(provider.name)
+        recorded.append(call)
+    if resent:
+        # Their answer died with the worker that sent them: sent once more, on the same row.
+        logger.warning(
+            "harvester: resending calls lost with a worker",
+            extra={"claim_id": claim.pk, "attempt": attempt, "providers": sorted(resent)},
+        )
+    return recorded

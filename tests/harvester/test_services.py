@@ -10,6 +10,7 @@ import pytest
 import respx
 
 from claims.models import Claim
+from decisions.selectors import dashboard_data
 from harvester.errors import AllProvidersFailed, InvalidSearchRequest, RewriteInvalid
 from harvester.local_index import index_document
 from harvester.models import (
@@ -216,7 +217,7 @@ class WorkerKilled(BaseException):
     """What a SIGKILL looks like from inside a call: nothing after it runs."""
 
 
-def test_a_call_is_recorded_before_it_is_sent_so_one_lost_with_its_worker_still_counts(
+def test_a_call_lost_with_its_worker_counts_and_its_resend_after_the_restart_counts_once(
     three_providers: None,
 ) -> None:
     claim: Claim = ClaimFactory.create()
@@ -234,16 +235,19 @@ def test_a_call_is_recorded_before_it_is_sent_so_one_lost_with_its_worker_still_
     lost = ProviderCall.objects.filter(claim=claim, attempt=1, run=None)
     assert sorted(lost.values_list("provider", flat=True)) == ["brave", "serper"]
     assert current_spend().today == Decimal("0.001")  # the lost paid call is counted
+    lost_rows = list(lost)
 
     with respx.mock() as mock:
         serper = mock.post(SERPER).respond(200, json=samples.SERPER)
         mock.get(url__startswith=BRAVE).respond(200, json=samples.BRAVE)
         run = search_run_execute(schema=schema, claim=claim, attempt=1)
     assert serper.call_count == 1  # resumed: sent once more, its answer was lost
-    assert ProviderCall.objects.filter(claim=claim, attempt=1).count() == 4
+    # The resend is the same recorded call, now answered: one call in the budget.
+    assert set(ProviderCall.objects.filter(claim=claim, attempt=1)) == set(lost_rows)
     assert ProviderCall.objects.filter(run=run).count() == 2
-    assert current_spend().today == Decimal("0.002")  # both serper calls, each once
+    assert current_spend().today == Decimal("0.001")
+    assert dashboard_data().spend_today == Decimal("0.001")
 
     again = search_run_execute(schema=schema, claim=claim, attempt=1)
     assert again.pk == run.pk
-    assert ProviderCall.objects.filter(claim=claim).count() == 4  # a stored run calls nobody
+    assert ProviderCall.objects.filter(claim=claim).count() == 2  # a stored run calls nobody

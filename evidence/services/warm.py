@@ -1,0 +1,44 @@
+"""Load what reading a page needs once, before a worker takes its first claim: the stance
+models (each run once, which builds the ONNX session's buffers), the language detector, the
+reranker's embeddings and the gazetteer. Each of these otherwise loads on first use, inside the
+first claim a fresh worker runs."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from claimcheck.language import detect_language
+from evidence.entities.gazetteer import place_named
+from evidence.rerank import embed
+from evidence.stance import model as stance_model
+
+_CLAIM = "The council adopted the new rules in June 2024"
+_SENTENCE = "The city council voted on Tuesday to adopt the new rules."
+
+
+def _stance(get: Callable[[], stance_model.StanceModel | None]) -> Callable[[], None]:
+    def load() -> None:
+        loaded = get()
+        if loaded is not None:
+            loaded.read(_CLAIM, [_SENTENCE])
+
+    return load
+
+
+def readers_warm() -> dict[str, float]:
+    """Load every reader this process will use; the seconds each took, by name. A reader that
+    cannot load is reported (once, by its loader) and left to the fallback, as on first use."""
+    steps: dict[str, Callable[[], object]] = {
+        "stance model": _stance(stance_model.get),
+        "strong stance model": _stance(stance_model.get_strong),
+        "language detector": lambda: detect_language(_SENTENCE),
+        "reranker": lambda: embed([_CLAIM, _SENTENCE]),
+        "gazetteer": lambda: place_named("paris"),
+    }
+    took: dict[str, float] = {}
+    for name, step in steps.items():
+        started = time.monotonic()
+        step()
+        took[name] = time.monotonic() - started
+    return took
