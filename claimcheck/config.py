@@ -140,7 +140,8 @@ class LLMPrompts(_Strict):
 
 class LLMConfig(_Strict):
     """No model means the deterministic components run. A configured model that fails is an
-    error, never a silent fallback."""
+    error, never a silent fallback: the pipeline says on the timeline what read or wrote
+    instead."""
 
     model: str | None = None
     embedding_model: str | None = None

@@ -356,7 +356,12 @@ def _final(
         proposal=proposal or proposal_for(history.evidence, question=question),
     )
     proof = write_proof(question=question, result=result, totals=totals, weighing=weighing)
-    return Final(result=replace(result, proof=proof), totals=totals, weighing=weighing)
+    debug = result.debug
+    if proof.llm_error is not None:
+        debug = {**debug, "proof_llm_error": proof.llm_error}
+    return Final(
+        result=replace(result, proof=proof.markdown, debug=debug), totals=totals, weighing=weighing
+    )
 
 
 def _date(value: datetime | None) -> str | None:

@@ -2,12 +2,15 @@
 
 By default a template writes it from the evidence. With an LLM configured, the gateway writes it
 from the same sources and may cite only them; a reply that cites anything else is an error, not a
-proof.
+proof. A failed LLM proof (no answer in time, a dead server, a reply cut off or citing what it was
+not given) is replaced by the template's, and `WrittenProof.llm_error` says why, for the timeline.
 """
 
 from __future__ import annotations
 
+import logging
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import markdown as md
@@ -22,6 +25,8 @@ from integrations import llm
 if TYPE_CHECKING:
     from decisions.models import Override
     from decisions.types import AgentResult, ClaimQuestion, Source, Totals, Weighing
+
+logger = logging.getLogger(__name__)
 
 _REASON_TEXT = {
     VerdictReason.SUFFICIENT: "enough independent, weighted sources agree",
@@ -221,18 +226,37 @@ def check_citations(text: str, *, sources: list[Source]) -> None:
         )
 
 
+@dataclass(frozen=True)
+class WrittenProof:
+    markdown: str
+    # "timeout: ..." when the LLM was asked and failed, and the template wrote the proof instead.
+    llm_error: str | None = None
+
+
 def write_proof(
     *,
     question: ClaimQuestion,
     result: AgentResult,
     totals: Totals,
     weighing: Weighing | None = None,
-) -> str:
+) -> WrittenProof:
     """The verdict's proof. With the decision's `weighing` it says why each listed reading
-    that did not count was left out, and why the sides conflict."""
+    that did not count was left out, and why the sides conflict. The LLM is asked once: a
+    failed call is not sent again (it would be paid twice), the template writes the proof."""
     if llm.is_enabled():
-        return llm_proof(question=question, result=result, totals=totals, weighing=weighing)
-    return template_proof(question=question, result=result, totals=totals, weighing=weighing)
+        try:
+            return WrittenProof(
+                llm_proof(question=question, result=result, totals=totals, weighing=weighing)
+            )
+        except llm.LLMError as exc:
+            logger.warning("llm proof failed; the template wrote it", extra={"kind": exc.kind})
+            plain = template_proof(
+                question=question, result=result, totals=totals, weighing=weighing
+            )
+            return WrittenProof(plain, llm_error=str(exc))
+    return WrittenProof(
+        template_proof(question=question, result=result, totals=totals, weighing=weighing)
+    )
 
 
 _ALLOWED_TAGS = {"p", "strong", "em", "a", "ol", "ul", "li", "blockquote", "code", "br", "h3", "h4"}

@@ -261,14 +261,18 @@ def decision_event(*, run: int, attempt: int, decision: Decision, threshold: flo
 
 
 def verdict_event(*, run: int, verdict: Verdict) -> StepEvent:
+    debug = verdict.debug if isinstance(verdict.debug, dict) else {}
+    llm_error = debug.get("proof_llm_error")
     return StepEvent(
         EventKind.VERDICT,
-        f"Verdict: {Outcome(verdict.outcome).label} ({verdict.get_reason_display()})",
+        f"Verdict: {Outcome(verdict.outcome).label} ({verdict.get_reason_display()})"
+        + (f". The LLM proof failed ({llm_error}): the plain proof stands" if llm_error else ""),
         {
             "run": run,
             "verdict_id": verdict.pk,
             "outcome": verdict.outcome,
             "reason": verdict.reason,
+            **({"proof_llm_error": llm_error} if llm_error else {}),
         },
     )
 

@@ -76,11 +76,12 @@ class _WordLlama:
             return None
 
 
-def embed(texts: list[str]) -> np.ndarray | None:
-    """Unit-length vectors, one row per text, or None when no embedder is available."""
+def embed(texts: list[str], *, offline: bool = False) -> np.ndarray | None:
+    """Unit-length vectors, one row per text, or None when no embedder is available. `offline`
+    uses this machine's embedder even when an LLM embedding model is configured."""
     if not texts:
         return None
-    if get_config().llm.embedding_model:
+    if get_config().llm.embedding_model and not offline:
         vectors = np.asarray(llm.embed(texts=texts).value, dtype=np.float32)
     else:
         model = _WordLlama.get()
@@ -91,9 +92,9 @@ def embed(texts: list[str]) -> np.ndarray | None:
     return np.asarray(vectors / np.where(norms == 0, 1.0, norms))
 
 
-def cosine_to_first(texts: list[str]) -> list[float] | None:
+def cosine_to_first(texts: list[str], *, offline: bool = False) -> list[float] | None:
     """Cosine of each of texts[1:] to texts[0]."""
-    vectors = embed(texts)
+    vectors = embed(texts, offline=offline)
     if vectors is None:
         return None
     return [float(v) for v in vectors[1:] @ vectors[0]]
@@ -109,14 +110,17 @@ def bm25_scores(query: str, documents: list[str]) -> list[float]:
     return [float(s) for s in retriever.get_scores(query_tokens)]
 
 
-def rerank(*, claim_text: str, chunks: list[Chunk], top_k: int = 3) -> list[ScoredChunk]:
-    """The top_k chunks, best first. Headings count as part of a chunk's text for matching."""
+def rerank(
+    *, claim_text: str, chunks: list[Chunk], top_k: int = 3, offline: bool = False
+) -> list[ScoredChunk]:
+    """The top_k chunks, best first. Headings count as part of a chunk's text for matching.
+    `offline` embeds on this machine whatever the configuration says."""
     if not chunks or top_k <= 0:
         return []
     documents = [" ".join([*c.heading_path, c.text]) for c in chunks]
     bm25 = bm25_scores(claim_text, documents)
     top = max(bm25) or 1.0
-    cosines = cosine_to_first([claim_text, *documents])
+    cosines = cosine_to_first([claim_text, *documents], offline=offline)
     scored = []
     for index, chunk in enumerate(chunks):
         lexical = bm25[index] / top

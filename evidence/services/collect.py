@@ -21,12 +21,14 @@ from __future__ import annotations
 
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import UTC, date, datetime, time
 
 from django.db import transaction
 
 from claimcheck.config import get_config
-from claims.models import Claim
+from claims.models import Claim, EventKind
+from claims.services import event_record
 from evidence.chunking import chunk_text
 from evidence.entities import entity_overlap, extract_entities
 from evidence.fetching import pages_fetch
@@ -137,7 +139,17 @@ def _row(
     )
 
 
-def _page_findings(claim: ClaimContext, page: Page) -> list[Finding]:
+@dataclass(frozen=True)
+class _Reading:
+    findings: list[Finding]
+    # Why the LLM's embeddings or reading failed, when this machine's reader read the page.
+    llm_error: str | None = None
+
+
+def _page_findings(claim: ClaimContext, page: Page) -> _Reading:
+    """The page's findings, by the LLM when one is configured. A failed LLM call (no answer in
+    time, a dead server, a reply that is not the JSON asked for) is not sent again, which would
+    pay for it twice: this machine's reader reads the page instead."""
     metadata = page.metadata if isinstance(page.metadata, dict) else {}
     headings = [h for h in metadata.get("headings", []) if isinstance(h, str)]
     levels = [n for n in metadata.get("heading_levels", []) if isinstance(n, int)]
@@ -146,14 +158,29 @@ def _page_findings(claim: ClaimContext, page: Page) -> list[Finding]:
         headings=headings,
         heading_levels=levels if len(levels) == len(headings) else None,
     )
-    kept = rerank(claim_text=claim.text, chunks=chunks, top_k=TOP_CHUNKS)
-    return assess_page(
-        claim=claim,
-        page_text=page.text,
-        title=page.title,
-        chunks=kept,
-        published_at=page.published_at,
-    )
+    try:
+        kept = rerank(claim_text=claim.text, chunks=chunks, top_k=TOP_CHUNKS)
+        return _Reading(
+            assess_page(
+                claim=claim,
+                page_text=page.text,
+                title=page.title,
+                chunks=kept,
+                published_at=page.published_at,
+            )
+        )
+    except llm.LLMError as exc:
+        logger.warning("llm reading failed; read offline", extra={"kind": exc.kind})
+        kept = rerank(claim_text=claim.text, chunks=chunks, top_k=TOP_CHUNKS, offline=True)
+        offline = assess_page(
+            claim=claim,
+            page_text=page.text,
+            title=page.title,
+            chunks=kept,
+            published_at=page.published_at,
+            offline=True,
+        )
+        return _Reading(offline, llm_error=str(exc))
 
 
 def _readable(page: Page | None) -> bool:
@@ -199,7 +226,18 @@ def collect_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
     readable = {
         url: pages[lead.url] for url, lead in to_fetch.items() if _readable(pages.get(lead.url))
     }
-    findings = _assess_all(context, readable)
+    readings = _assess_all(context, readable)
+    for url, reading in readings.items():
+        if reading.llm_error is not None:
+            event_record(
+                claim=claim,
+                kind=EventKind.EVIDENCE,
+                message=f"The LLM could not read {url} ({reading.llm_error}): "
+                "this machine's reader read it",
+                payload={"attempt": attempt, "url": url, "llm_error": reading.llm_error},
+                key=f"{claim.run_number}:{attempt}:llm-offline:{url}",
+            )
+    findings = {url: reading.findings for url, reading in readings.items()}
 
     result: list[Evidence] = []
     with transaction.atomic():
@@ -245,7 +283,7 @@ def _with_marks(claim: Claim, rows: list[Evidence]) -> list[Evidence]:
     return rows
 
 
-def _assess_all(context: ClaimContext, readable: dict[str, Page]) -> dict[str, list[Finding]]:
+def _assess_all(context: ClaimContext, readable: dict[str, Page]) -> dict[str, _Reading]:
     """Stance for every readable page. LLM reads wait on the network, so they run side by side
     (bounded like fetching); the deterministic scorer is CPU work and runs in turn."""
     if llm.is_enabled() and len(readable) > 1:

@@ -19,11 +19,13 @@ def assess_page(
     title: str,
     chunks: list[ScoredChunk],
     published_at: datetime | date | None,
+    offline: bool = False,
 ) -> list[Finding]:
-    """One finding per kept chunk (fewer when chunks share their best sentence)."""
+    """One finding per kept chunk (fewer when chunks share their best sentence). `offline`
+    reads on this machine even with an LLM configured (after the LLM failed on this page)."""
     if not chunks or not page_text:
         return []
-    if llm.is_enabled():
+    if llm.is_enabled() and not offline:
         return read_page(
             claim=claim, page_text=page_text, title=title, chunks=chunks, published_at=published_at
         )

@@ -2,7 +2,7 @@
 
 A finding whose quote does not occur in the page text (allowing only for differences in white
 space) is dropped: a quote an editor cannot find on the page is not evidence. LLM errors are
-raised to the caller, never replaced by the deterministic scorer.
+raised to the caller, which decides what reads the page instead (and says so).
 """
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ class LLMFinding(BaseModel):
 
 
 class LLMStance(BaseModel):
-    findings: list[LLMFinding] = Field(default_factory=list, max_length=12)
+    # Required: a reply without it (other keys) is not the answer asked for.
+    findings: list[LLMFinding] = Field(max_length=12)
 
 
 def locate_quote(page_text: str, quote: str) -> str | None:

@@ -1,9 +1,9 @@
 """The one gateway to language models: every completion and embedding goes through litellm here.
 
 Callers get typed results (`LLMResult`) or one typed error (`LLMError`) whose `kind` says what
-went wrong. A configured model that fails is an error, never a silent fallback: only "no model
-configured" (`is_enabled()` is False) selects the deterministic components, and that choice is
-the caller's, made up front.
+went wrong. A configured model that fails is an error, never a silent fallback: "no model
+configured" (`is_enabled()` is False) selects the deterministic components up front, and a
+caller that reads or writes offline after an error says so on the claim's timeline.
 
 Logs (logger "integrations.llm") carry purpose, model, latency, tokens and cost. Prompts and
 outputs are never logged, because they hold claim text; API keys are never logged or put in

@@ -1,0 +1,51 @@
+"""A page the LLM fails to read is read by this machine's reader: once, with the timeline saying
+why, and the failed call is not sent again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import respx
+
+from claims.models import Claim, EventKind, PipelineEvent
+from evidence.models import Method
+from evidence.services import Lead, collect_evidence
+from integrations.llm import llm_mock
+from tests.evidence.budget_story import HTML, OFFICIAL, budget_claim, budget_page
+from tests.evidence.factories import use_config
+
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fake_dns")]
+
+
+@pytest.fixture
+def claim(settings: Any, tmp_path: Path) -> Claim:
+    use_config(settings, tmp_path, "llm:\n  model: openai/gpt-4o-mini\n")
+    return budget_claim()
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Sure! The page supports the claim.",
+        'Here it is: {"findings": [{"quote": "The Senate", "stance": "support"',
+        '{"verdict": "support"}',
+    ],
+    ids=["prose", "cut-off", "wrong-keys"],
+)
+def test_a_reply_that_is_not_the_json_asked_for_ends_in_the_offline_reader(
+    web: respx.MockRouter, claim: Claim, reply: str
+) -> None:
+    web.get(OFFICIAL).respond(200, headers=HTML, text=budget_page())
+
+    with llm_mock([reply]) as mock:
+        rows = collect_evidence(claim=claim, leads=[Lead(url=OFFICIAL)], attempt=1)
+        again = collect_evidence(claim=claim, leads=[Lead(url=OFFICIAL)], attempt=1)
+
+    assert mock.purposes == ["stance"]  # one call; a resumed step does not send it again
+    assert rows and {row.method for row in rows} == {Method.MODEL}
+    assert [row.pk for row in again] == [row.pk for row in rows]
+    [event] = PipelineEvent.objects.filter(claim=claim, kind=EventKind.EVIDENCE)
+    assert "this machine's reader read it" in event.message
+    assert str(event.payload["llm_error"]).startswith("bad_output: ")
