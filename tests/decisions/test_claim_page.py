@@ -178,3 +178,29 @@ def test_the_timeline_shows_a_query_once_and_folds_a_long_one(editor_client: Cli
     assert page.count('<code class="q">battery passport adopted</code>') == 1
     folded = page[page.index('<details class="q-fold">') :]
     assert f"({len(long_query)} characters)" in folded[: folded.index("</summary>")]
+
+
+def test_the_evidence_heading_says_how_many_the_run_found_when_it_lists_fewer(
+    editor_client: Client,
+) -> None:
+    """The status bar counts every row the run found; the table lists one row per statement.
+    Where they differ, the heading says so, so the two numbers never seem to disagree."""
+    claim = _decided_claim()
+    quote = "The port of Examplia reopened to shipping on 2 May 2024, the authority said."
+    kept = EvidenceFactory.create(claim=claim, url="https://gov.example/port", source_quote=quote)
+    EvidenceFactory.create(
+        claim=claim, url="https://gov.example/print/port", source_quote=quote, duplicate_of=kept
+    )
+    claim.evidence_count = 2
+    claim.save(update_fields=["evidence_count"])
+
+    page = text(editor_client.get(reverse("claim_detail", args=[claim.pk])))
+
+    assert "· 2 evidence" in page
+    assert '<span class="muted count" id="evidence-count">1</span>' in page
+    assert "of the 2 the run found: the rest are copies" in page
+
+    claim.evidence_count = 1
+    claim.save(update_fields=["evidence_count"])
+    page = text(editor_client.get(reverse("claim_detail", args=[claim.pk])))
+    assert 'id="evidence-found"' not in page
