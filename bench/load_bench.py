@@ -142,6 +142,18 @@ class Scratch:
             print(f"could not clear the Redis queue {self.queue}: {exc}", file=sys.stderr)
 
 
+def wait_healthy(base: str, log: Path) -> None:
+    """Wait until the server at `base` answers `/healthz` (about 30 s at most)."""
+    for _ in range(100):
+        try:
+            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.3)
+    raise SystemExit(f"the server did not answer; see {log}")
+
+
 def _stop_group(process: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(process.pid, signal.SIGTERM)
@@ -233,15 +245,7 @@ def _run(args: argparse.Namespace, *, scratch: Scratch, started_all: float) -> N
         ("qcluster", [PY, "manage.py", "qcluster"]),
     ):
         scratch.start(command, env=env, log=logs / f"{name}.log")
-    for _ in range(100):
-        try:
-            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
-    else:
-        raise SystemExit(f"gunicorn did not answer; see {logs}/gunicorn.log")
+    wait_healthy(base, logs / "gunicorn.log")
 
     stop = threading.Event()
     most_connections = [0]

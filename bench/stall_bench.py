@@ -38,6 +38,7 @@ from bench.load_bench import (
     _free_port,
     _manage,
     _pct,
+    wait_healthy,
 )
 from bench.nginx_front import ROOT, nginx_front
 
@@ -152,15 +153,7 @@ def _run(args: argparse.Namespace, *, scratch: Scratch) -> None:
     command = [GUNICORN, "config.wsgi:application", "--workers", "3", "--threads", "4"]
     command += ["--timeout", "60", "--bind", f"127.0.0.1:{port}"]
     scratch.start(command, env=env, log=work / "gunicorn.log")
-    for _ in range(100):
-        try:
-            if httpx.get(f"{direct}/healthz", timeout=2).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.3)
-    else:
-        raise SystemExit(f"gunicorn did not answer; see {work}/gunicorn.log")
+    wait_healthy(direct, work / "gunicorn.log")
 
     with nginx_front(
         work=work / "nginx", upstream=f"127.0.0.1:{port}", static_root=ROOT / "static"
