@@ -233,8 +233,7 @@ def _bullets(sources: Any, *, shown: list[Evidence], limit: int) -> list[SourceB
 
 
 def _point_at_table(runs: list[TimelineRun], shown: set[int]) -> None:
-    """An evidence step whose row the table shows points at that row instead of repeating its
-    quote."""
+    """An evidence step whose row the table shows points at that row, not repeating its quote."""
     for run in runs:
         for entry in run.entries:
             if entry.kind == EventKind.EVIDENCE:
@@ -250,8 +249,7 @@ class ClaimPage:
     last_sequence: int
     totals: AgreementBars
     evidence: list[Evidence]
-    """The run's evidence as shown: each statement once, each side's best rows
-    (`decisions.ranking`), every row that took no side."""
+    """The evidence shown: each statement once, each side's best rows, every row with no side."""
     verdict: Verdict | None
     proof_html: SafeString
     earlier_verdicts: list[Verdict]
