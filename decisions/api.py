@@ -84,6 +84,7 @@ def claim_summary(claim: Claim, *, proposed: str = "") -> dict[str, Any]:
         "timeframe_start": claim.timeframe_start,
         "timeframe_end": claim.timeframe_end,
         "source_channel": claim.source_channel,
+        "origin": claim.origin,
         "language": claim.language,
         "language_confidence": claim.language_confidence,
         "created_at": claim.created_at,

@@ -139,6 +139,10 @@ class ClaimOut(Schema):
     timeframe_start: datetime | None
     timeframe_end: datetime | None
     source_channel: str
+    origin: str = Field(
+        description='"desk" for a claim sent from the pages or the API, "cli" for one checked '
+        "with `manage.py verify` (the editors' queue leaves those out unless asked)"
+    )
     language: str
     language_confidence: float | None
     created_at: datetime

@@ -271,3 +271,10 @@ def test_the_api_docs_say_whose_outcome_is_whose(editor_client: Client) -> None:
     fields = schema["components"]["schemas"]["ClaimDetailOut"]["properties"]
     assert "never given in an editor's outcome" in fields["fact_check"]["description"]
     assert "editor" in fields["decided_by"]["description"]
+
+
+def test_a_claim_says_whether_the_command_line_checked_it(api: Client) -> None:
+    claim_id = post(api, "/api/claims", {"text": "Something happened"}).json()["ids"][0]
+    assert api.get(f"/api/claims/{claim_id}").json()["origin"] == "desk"
+    Claim.objects.filter(pk=claim_id).update(origin="cli")
+    assert api.get(f"/api/claims/{claim_id}").json()["origin"] == "cli"
