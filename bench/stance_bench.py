@@ -270,7 +270,7 @@ def _wice_sentences(limit: int | None) -> dict[str, dict[str, float]] | None:
 
 def _wice_picks(ks: list[int]) -> dict[str, dict[str, float]] | None:
     """The strong reader where it decides, on WiCE's held-out pages: for each k, how many of the
-    sentences annotators chose are among the k the fast model picks on their page (the pick's
+    sentences annotators chose are among the k picked on their page (`pick.py`: the pick's
     recall), and the support F1 when the strong model reads the picked sentences and the rest
     read as neither. Also the fast model alone on every sentence, for comparison."""
     from evidence.stance import model as stance_model
@@ -298,7 +298,7 @@ def _wice_picks(ks: list[int]) -> dict[str, dict[str, float]] | None:
         kept = fresh_reads = 0
         started = time.perf_counter()
         for number, (claim, sentences, chosen, readings) in enumerate(pages):
-            picked = stance_model.pick(readings, k)
+            picked = stance_model.pick(claim, sentences, readings, k)
             fresh = [i for i in picked if (number, i) not in strong_read]
             fresh_reads += len(fresh)
             for i, reading in zip(fresh, strong.read(claim, [sentences[i] for i in fresh]),

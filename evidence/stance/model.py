@@ -12,10 +12,10 @@ scorer.
 
 Two readers may ship. The fast one (`evidence/stance/model/`) reads every candidate sentence of a
 page; the strong one (`evidence/stance/strong/`, a larger cross-encoder) reads only the
-`STANCE_PICK` sentences the fast one found most about the claim, and its readings stand for
-them (`read_where_it_decides`). The other sentences read as neither: what the fast reader would
-have said of them is what the strong one was shipped to replace. Without the strong reader
-the fast one reads alone.
+`STANCE_PICK` sentences that bear most on the claim (`pick.py`: the fast one's readings, BM25
+and the embedding cosine), and its readings stand for them (`read_where_it_decides`). The
+other sentences read as neither: what the fast reader would have said of them is what the
+strong one was shipped to replace. Without the strong reader the fast one reads alone.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
+
+from evidence.stance import pick as picking
 
 logger = logging.getLogger(__name__)
 
@@ -159,13 +161,10 @@ def unread(labels: tuple[str, ...]) -> Reading:
     )
 
 
-def pick(readings: list[Reading], k: int) -> list[int]:
-    """The k sentences the fast reader found most about the claim (least likely neither), in
-    page order."""
-    ranked = sorted(
-        range(len(readings)), key=lambda i: readings[i].probabilities.get("neutral", 1.0)
-    )
-    return sorted(ranked[:k])
+def pick(claim: str, sentences: list[str], readings: list[Reading], k: int) -> list[int]:
+    """The k sentences that bear most on the claim, in page order (`evidence/stance/pick.py`)."""
+    neutral = [r.probabilities.get("neutral", 1.0) for r in readings]
+    return picking.pick(claim, sentences, neutral, k)
 
 
 def read_where_it_decides(claim: str, sentences: list[str]) -> list[Reading] | None:
@@ -179,7 +178,7 @@ def read_where_it_decides(claim: str, sentences: list[str]) -> list[Reading] | N
     strong = get_strong()
     if strong is None:
         return readings
-    chosen = pick(readings, settings.STANCE_PICK)
+    chosen = pick(claim, sentences, readings, settings.STANCE_PICK)
     out = [unread(strong.labels)] * len(sentences)
     for index, reading in zip(
         chosen, strong.read(claim, [sentences[i] for i in chosen]), strict=True
