@@ -35,7 +35,8 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--init",
         type=Path,
         default=None,
-        help="start from this shipped int8 stance.onnx instead of the bare encoder",
+        help="start from this shipped stance.onnx (int8, or fp32 stored as fp16) instead of the"
+        " bare encoder",
     )
     parser.add_argument(
         "--weigh",
@@ -114,6 +115,12 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--limit", type=int, default=None, help="train on this many pairs")
+    parser.add_argument(
+        "--skip",
+        type=int,
+        default=0,
+        help="leave out the first N pairs of the mix (the part an --init model already learnt)",
+    )
     parser.add_argument(
         "--checkpoint", type=Path, default=ROOT / "artifacts" / "stance-checkpoints"
     )

@@ -19,6 +19,8 @@ def fingerprint(args: argparse.Namespace, train: list[data.Pair]) -> str:
     keys = ("base", "epochs", "batch_size", "lr", "max_length", "seed", "sets", "limit", "weigh")
     for key in keys:
         digest.update(f"{key}={getattr(args, key)};".encode())
+    if getattr(args, "skip", 0):
+        digest.update(f"skip={args.skip};".encode())
     if getattr(args, "bf16", False):
         digest.update(b"bf16;")
     if args.init:

@@ -312,7 +312,7 @@ def main() -> int:
     if not pairs:
         raise SystemExit(f"no training data under {args.eval_root}")
     mix = recipe.training_mix(pairs, args.seed)
-    train = mix[: args.limit or None]
+    train = mix[args.skip : args.skip + args.limit if args.limit else None]
     held = [p for p in pairs if p.split == data.HELD_OUT]
     tuning = [p for p in pairs if p.split == data.CALIBRATION]
 
@@ -391,14 +391,21 @@ def main() -> int:
         started_from: dict[str, dict[str, float]] = {}
         if args.init:
             # The model it would replace, read the same way on the same pairs: the guards.
+            init_batch = ship.BATCH[warmstart.kind_of(args.init)]
             started_from = macro_report(
                 measured,
                 labels_of(
-                    predict_logits(onnx_runner(args.init), measured_encoded, encoder.token_types, 1)
+                    predict_logits(
+                        onnx_runner(args.init, args.threads),
+                        measured_encoded,
+                        encoder.token_types,
+                        init_batch,
+                    )
                 ),
             )
-            print(f"\nheld out: ONNX int8 against {args.init}")
-            print("\n".join(against(started_from, int8, data.GUARDS, data.GUARD_MARGIN)))
+            shipped_figures = int8 if kind == "int8" else exported
+            print(f"\nheld out: the {kind} copy that ships against {args.init}")
+            print("\n".join(against(started_from, shipped_figures, data.GUARDS, data.GUARD_MARGIN)))
 
         tuning_logits = predict_logits(
             shipped_run, tuning_encoded, encoder.token_types, ship.BATCH[kind]

@@ -1,8 +1,9 @@
 """Start a run from a stance model already shipped, instead of from the bare encoder.
 
-The repository keeps only the int8 ONNX copy of a shipped model. Its weights are read back out
-of that graph and dequantized (`(q - zero_point) * scale`), then loaded into the PyTorch model
-the run trains. Named initializers map by name; the linear layers the exporter left unnamed
+The repository keeps only the ONNX copy of a shipped model: int8, or fp32 with its large weights
+stored as fp16 (`ship.store_half`). Its weights are read back out of that graph (dequantized as
+`(q - zero_point) * scale`, or cast back to fp32), then loaded into the PyTorch model the run
+trains. Named initializers map by name; the linear layers the exporter left unnamed
 (`onnx::MatMul_N`) are named by the bias their product is added to in the graph. The caller
 checks the result: the loaded model must read like the ONNX copy (`agreement`).
 """
@@ -18,7 +19,9 @@ from onnx import numpy_helper
 
 _QUANTIZED = "_quantized"
 _TRANSPOSED = "_Transposed"
-_OWN = ("bert.", "classifier.")
+_HALF = "__fp16"
+_UNNAMED = "onnx::MatMul_"
+_OWN = ("bert.", "mpnet.", "classifier.")
 
 
 def _dequantized(values: dict[str, np.ndarray], stem: str) -> np.ndarray:
@@ -52,24 +55,39 @@ def _bias_after(graph: onnx.GraphProto, start: str, biases: set[str]) -> str:
     raise ValueError(f"no bias found after {start}")
 
 
+def kind_of(path: Path) -> str:
+    """Which copy a shipped stance.onnx is: "int8" (quantized weights) or "fp32"."""
+    names = {i.name for i in onnx.load(str(path), load_external_data=False).graph.initializer}
+    return "int8" if any(name.endswith(_QUANTIZED) for name in names) else "fp32"
+
+
 def shipped_weights(path: Path) -> dict[str, np.ndarray]:
-    """A PyTorch state dict (BERT sequence classification names) read out of an int8 ONNX copy."""
+    """A PyTorch state dict (the encoder's sequence classification names) read out of an int8
+    or a half-stored ONNX copy."""
     model = onnx.load(str(path))
     graph = model.graph
     values = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    # A half-stored weight is cast back by a node whose output carries the weight's own name.
+    values = {
+        (name[: -len(_HALF)] if name.endswith(_HALF) else name): value
+        for name, value in values.items()
+    }
     biases = {name for name in values if name.startswith(_OWN) and name.endswith(".bias")}
     out: dict[str, np.ndarray] = {}
     for name, value in values.items():
         if name.endswith(_QUANTIZED):
             stem = name[: -len(_QUANTIZED)]
             weight = _dequantized(values, stem)
-            if stem.startswith("bert.embeddings."):
+            if stem.startswith(("bert.embeddings.", "mpnet.embeddings.")):
                 out[stem] = weight
             elif stem.endswith(_TRANSPOSED):
                 out[stem[: -len(_TRANSPOSED)]] = weight.T
             else:
                 bias = _bias_after(graph, name, biases)
                 out[bias[: -len("bias")] + "weight"] = weight.T
+        elif name.startswith(_UNNAMED):
+            bias = _bias_after(graph, name, biases)
+            out[bias[: -len("bias")] + "weight"] = value.astype(np.float32).T
         elif name.startswith(_OWN) and not name.endswith(("_scale", "_zero_point")):
             out[name] = value.astype(np.float32)
     return out
