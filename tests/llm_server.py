@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -19,7 +16,7 @@ import yaml
 from django.conf import settings
 
 from claimcheck.config import PipelineConfig, reload_config
-from integrations.llm.local_server import llm_section, wait_healthy
+from integrations.llm.local_server import llm_section, running
 
 
 @dataclass(frozen=True)
@@ -34,38 +31,10 @@ class ModelServer:
         os.kill(self.pid, signal.SIGKILL)
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @contextmanager
 def model_server(log: Path, *, embeddings: bool = True) -> Iterator[ModelServer]:
-    port = _free_port()
-    args = [sys.executable, "-m", "integrations.llm.local_server", "--port", str(port)]
-    if not embeddings:
-        args.append("--no-embeddings")
-    with log.open("w") as out:
-        process = subprocess.Popen(  # noqa: S603 (fixed arguments and a port number)
-            args,
-            cwd=settings.BASE_DIR,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-        try:
-            ready_s = wait_healthy(port, timeout_s=120, alive=lambda: process.poll() is None)
-            yield ModelServer(port=port, pid=process.pid, ready_s=ready_s, log=log)
-        finally:
-            try:
-                os.kill(process.pid, signal.SIGTERM)
-                process.wait(timeout=20)
-            except ProcessLookupError:
-                process.wait(timeout=20)  # the test killed it already
-            except subprocess.TimeoutExpired:
-                os.kill(process.pid, signal.SIGKILL)
-                process.wait(timeout=20)
+    with running(log, embeddings=embeddings) as server:
+        yield ModelServer(port=server.port, pid=server.pid, ready_s=server.ready_s, log=log)
 
 
 def use_model_server(

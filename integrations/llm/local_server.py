@@ -16,12 +16,18 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import signal
+import socket
+import subprocess
 import sys
 import threading
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +73,18 @@ def llm_section(*, port: int, timeout_s: float = 60.0) -> dict[str, Any]:
         "timeout_s": timeout_s,
         "max_tokens": 768,
     }
+
+
+def write_config(*, base: Path, out: Path, port: int) -> None:
+    """`base` (a pipeline configuration file) with its `llm:` section pointed at the server on
+    `port`; everything else as it was. ClaimCheck validates the result when it starts."""
+    import yaml
+
+    data = yaml.safe_load(base.read_text(encoding="utf-8")) or {}
+    if not isinstance(data, dict):
+        raise ValueError(f"{base} is not a mapping at the top level")
+    data["llm"] = {**(data.get("llm") or {}), **llm_section(port=port)}
+    out.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
 
 def serve(*, port: int, threads: int = 1, context: int = 2048, embeddings: bool = True) -> None:
@@ -122,6 +140,60 @@ def wait_healthy(port: int, *, timeout_s: float = 60.0, alive: Any = None) -> fl
     raise LocalServerError(f"the local model server was not healthy within {timeout_s:.0f} s")
 
 
+@dataclass(frozen=True)
+class Running:
+    port: int
+    pid: int
+    ready_s: float
+
+    def rss_mb(self) -> float | None:
+        """The server's resident memory now (Linux), or None where it cannot be read."""
+        try:
+            status = Path(f"/proc/{self.pid}/status").read_text(encoding="ascii")
+        except OSError:
+            return None
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        return None
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def running(log: Path, *, port: int | None = None, embeddings: bool = True) -> Iterator[Running]:
+    """The server in a process of its own (on a free port unless given), once healthy; stopped
+    by its PID on the way out (SIGTERM, then SIGKILL after 20 s)."""
+    port = port or free_port()
+    args = [sys.executable, "-m", "integrations.llm.local_server", "--port", str(port)]
+    if not embeddings:
+        args.append("--no-embeddings")
+    with log.open("w") as out:
+        process = subprocess.Popen(  # noqa: S603 (our own interpreter, fixed arguments)
+            args,
+            cwd=Path(__file__).resolve().parents[2],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        try:
+            ready_s = wait_healthy(port, timeout_s=120, alive=lambda: process.poll() is None)
+            yield Running(port=port, pid=process.pid, ready_s=ready_s)
+        finally:
+            try:
+                os.kill(process.pid, signal.SIGTERM)
+                process.wait(timeout=20)
+            except ProcessLookupError:
+                process.wait(timeout=20)  # killed already (a test does)
+            except subprocess.TimeoutExpired:
+                os.kill(process.pid, signal.SIGKILL)
+                process.wait(timeout=20)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m integrations.llm.local_server", description=__doc__.split("\n\n")[0]
@@ -133,17 +205,28 @@ def main(argv: list[str] | None = None) -> int:
         "--no-embeddings", action="store_true", help="serve chat only (/v1/embeddings answers 501)"
     )
     parser.add_argument(
-        "--print-config",
-        action="store_true",
-        help="print the `llm:` section that points ClaimCheck at this server, and exit",
+        "--write-config",
+        metavar="PATH",
+        help="write a pipeline configuration that points ClaimCheck at this server to PATH "
+        "(--base, with its llm section replaced), and exit",
+    )
+    parser.add_argument(
+        "--base",
+        metavar="PATH",
+        default=os.environ.get("CLAIMCHECK_CONFIG", "claimcheck/default.yaml"),
+        help="the configuration --write-config starts from ($CLAIMCHECK_CONFIG, else the "
+        "shipped claimcheck/default.yaml)",
     )
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"--port must be between 1 and 65535, not {args.port}")
     if args.threads < 1 or args.context < 256:
         parser.error("--threads must be at least 1 and --context at least 256")
-    if args.print_config:
-        print(json.dumps({"llm": llm_section(port=args.port)}))
+    if args.write_config:
+        try:
+            write_config(base=Path(args.base), out=Path(args.write_config), port=args.port)
+        except (OSError, ValueError) as exc:
+            parser.error(f"cannot write the configuration: {exc}")
         return 0
     try:
         serve(
