@@ -73,6 +73,10 @@ class ClaimResult:
     evidence: int = 0
     counted_sources: int = 0
     seconds: float = 0.0
+    llm_calls: int = 0
+    llm_tokens: int = 0
+    """Prompt and completion tokens of the LLM calls the claim made (0 with no LLM)."""
+    llm_cost_usd: float = 0.0
     page_independent: str = ""
     """What the same decision rule says when every page counts as its own source (a
     diagnostic of stance apart from source independence; see report)."""
