@@ -56,3 +56,17 @@ def test_llm_local_reads_the_same_claims_offline_and_with_the_local_model(
     assert "offline reader (no LLM)" in text and f"LLM {LITELLM_MODEL}" in text
     assert "Local model server on port" in text and "MB resident" in text
     assert usage_so_far() == before  # the claims ran in processes of their own
+
+
+def test_the_diagnostics_ask_the_rule_with_no_llm_so_no_proof_is_paid_for(
+    settings: object, tmp_path: Path
+) -> None:
+    from evaluation.runner import _without_llm
+    from integrations import llm
+    from tests.evidence.factories import use_config
+
+    use_config(settings, tmp_path, "llm:\n  model: openai/gpt-4o-mini\n")
+
+    with _without_llm():
+        assert not llm.is_enabled()
+    assert llm.is_enabled()
