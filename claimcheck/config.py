@@ -150,6 +150,15 @@ class LLMConfig(_Strict):
     timeout_s: Annotated[float, Field(gt=0, le=300)] = 20.0
     temperature: Annotated[float, Field(ge=0, le=2)] = 0.0
     max_tokens: Annotated[int, Field(ge=16, le=32000)] = 1024
+    # How a JSON reply is asked for: "auto" sends `response_format` only to models litellm
+    # knows take it; "json_schema" sends the reply's schema (servers such as llama.cpp, vLLM
+    # and Ollama then constrain the reply to it); "json_object" asks for any JSON object;
+    # "none" relies on the prompt alone.
+    response_format: Literal["auto", "json_schema", "json_object", "none"] = "auto"
+    # Answers of 429 (rate limit) and 503 (overloaded) are asked again this many times, after
+    # the wait the provider names (Retry-After) or a growing backoff: the provider refused
+    # them, so nothing was paid. Any other failure is never sent again.
+    retries: Annotated[int, Field(ge=0, le=5)] = 2
     prompts: LLMPrompts = Field(default_factory=LLMPrompts)
 
 

@@ -204,6 +204,9 @@ def build_report(
             "evidence_per_claim": summary([r.evidence for r in results]),
             "counted_sources_per_verdict": summary([r.counted_sources for r in results]),
             "seconds_per_claim": summary([r.seconds for r in results]),
+            "llm_calls_per_claim": summary([r.llm_calls for r in results]),
+            "llm_tokens_per_claim": summary([r.llm_tokens for r in results]),
+            "llm_cost_usd_per_claim": summary([r.llm_cost_usd for r in results]),
         },
         "worst_misses": [r.key for r in worst_misses(results)],
         "results": [r.as_json() for r in results],
@@ -260,7 +263,9 @@ def render_markdown(report: dict[str, Any]) -> str:
         f"- Retrieval recall (claims with evidence pages, one of them read): "
         f"{_share(report['retrieval_recall'])}",
         f"- Per claim: {report['queries_per_claim']} queries, {report['crawls_per_claim']} "
-        "pages read",
+        f"pages read, {cost['seconds_per_claim']['mean']} s, "
+        f"{cost['llm_tokens_per_claim']['mean']} LLM tokens, "
+        f"${cost['llm_cost_usd_per_claim']['mean']} LLM cost",
         "",
     ]
     if report["by_tag"]:

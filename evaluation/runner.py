@@ -8,12 +8,18 @@ compared with the verdict afterwards.
 from __future__ import annotations
 
 import logging
+import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
-from claimcheck.config import get_config
+import yaml
+from django.test.utils import override_settings
+
+from claimcheck.config import get_config, reload_config
 from claims.models import Claim, ClaimStatus, EventKind, Outcome
 from decisions.decide import decide_from_history, hit_counts
 from decisions.errors import ClaimError
@@ -73,6 +79,10 @@ class ClaimResult:
     evidence: int = 0
     counted_sources: int = 0
     seconds: float = 0.0
+    llm_calls: int = 0
+    llm_tokens: int = 0
+    """Prompt and completion tokens of the LLM calls the claim made (0 with no LLM)."""
+    llm_cost_usd: float = 0.0
     page_independent: str = ""
     """What the same decision rule says when every page counts as its own source (a
     diagnostic of stance apart from source independence; see report)."""
@@ -133,9 +143,36 @@ def _question(claim: Claim) -> ClaimQuestion:
     )
 
 
+@contextmanager
+def _without_llm() -> Iterator[None]:
+    """The configuration in force with no LLM. The diagnostics ask the decision rule only for
+    its outcome: with an LLM configured, each would have it write a proof nobody reads, paid
+    for and counted in the claim's seconds and tokens."""
+    config = get_config()
+    if not config.llm.model:
+        yield
+        return
+    data = config.model_dump(mode="json")
+    data["llm"].update(model=None, embedding_model=None)
+    with tempfile.TemporaryDirectory(prefix="claimcheck-eval-rule-") as directory:
+        path = Path(directory) / "no-llm.yaml"
+        path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        try:
+            with override_settings(CLAIMCHECK_CONFIG=str(path)):
+                reload_config()
+                yield
+        finally:
+            reload_config()
+
+
 def _rule(claim: Claim, hits: list[EvidenceHit]) -> str:
     """The decision rule's outcome over these hits, with the search over."""
     budgets = get_config().budgets
+    with _without_llm():
+        return _outcome(claim, hits, budgets)
+
+
+def _outcome(claim: Claim, hits: list[EvidenceHit], budgets: Any) -> str:
     decision = decide_from_history(
         question=_question(claim),
         history=SearchHistory(evidence=hits),

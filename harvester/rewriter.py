@@ -250,12 +250,47 @@ class _AnyObject(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+def reply_schema() -> dict[str, Any]:
+    """The JSON schema sent to a server that constrains replies to one: the query schema with
+    the limits our validator checks written in (keywords that start with a letter or digit and
+    hold no quotes or braces, ISO dates), so that a constrained reply also validates."""
+    date = {
+        "anyOf": [{"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"}, {"type": "null"}]
+    }
+    return {
+        "type": "object",
+        "properties": {
+            "keywords": {
+                "type": "array",
+                "items": {"type": "string", "pattern": '^[A-Za-z0-9][^"{}\\\\]{0,59}$'},
+                "minItems": 1,
+                "maxItems": MAX_KEYWORDS,
+            },
+            "boolean": {"type": "string", "enum": ["AND", "OR"]},
+            "filters": {
+                "type": "object",
+                "properties": {"date_after": date, "date_before": date},
+                "additionalProperties": False,
+            },
+        },
+        "required": ["keywords", "boolean"],
+        "additionalProperties": False,
+    }
+
+
 def llm_rewrite(
     text: str, *, prompt: str, purpose: str = "rewrite"
 ) -> tuple[QuerySchema, str, float]:
     """(schema, model, cost). RewriteInvalid for junk, RewriteFailed for a failed call."""
     try:
-        result = llm.complete_json(system=prompt, user=text, schema=_AnyObject, purpose=purpose)
+        result = llm.complete_json(
+            system=prompt,
+            user=text,
+            schema=_AnyObject,
+            purpose=purpose,
+            # A server that follows a schema is given the query schema's own.
+            response_schema=reply_schema(),
+        )
     except llm.LLMError as exc:
         if exc.kind == "bad_output":
             raise RewriteInvalid(exc.details or "the model's reply is not a JSON object") from exc

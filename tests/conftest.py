@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +13,7 @@ from claimcheck.config import reload_config
 from claimcheck.models import ApiToken
 from registry.known_names import aliases_changed
 from tests.factories import UserFactory
+from tests.llm_server import ModelServer, model_server
 
 PASSWORD = "pass-word-123"
 
@@ -86,3 +89,17 @@ def admin_api_token(admin_user: Any) -> str:
 def api(api_token: str) -> Client:
     """An API client persona: requests carry the editor's bearer token."""
     return Client(headers={"Authorization": f"Bearer {api_token}"})
+
+
+@pytest.fixture(scope="session")
+def llm_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ModelServer]:
+    """A real llama.cpp model server, shared by the session's tests that only ask it things."""
+    with model_server(tmp_path_factory.mktemp("llm") / "server.log") as server:
+        yield server
+
+
+@pytest.fixture
+def own_llm_server(tmp_path: Path) -> Iterator[ModelServer]:
+    """A real model server of this test's own, for a test that kills it."""
+    with model_server(tmp_path / "server.log") as server:
+        yield server

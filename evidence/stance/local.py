@@ -152,11 +152,16 @@ def judge_sentences(claim: ClaimContext, sentences: list[str]) -> list[Judgement
 def _lexical(
     signals: ClaimSignals, candidates: list[_Candidate], texts: list[str], reference: date | None
 ) -> list[Judgement]:
-    cosines = cosine_to_first([signals.text, *texts])
+    # This machine's reader uses this machine's embedder, even with an LLM embedding model
+    # configured: it reads snippets, and the pages the LLM failed on, and must not depend on
+    # (or pay again) the server that failed.
+    cosines = cosine_to_first([signals.text, *texts], offline=True)
     judged = []
     for index, candidate in enumerate(candidates):
         if candidate.kind == "answer" and candidate.answer is not None:
-            question_cosines = cosine_to_first([signals.text, candidate.answer.question])
+            question_cosines = cosine_to_first(
+                [signals.text, candidate.answer.question], offline=True
+            )
             judged.append(
                 judge_answer(
                     signals,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from datetime import date, datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -23,6 +23,9 @@ from integrations import llm
 logger = logging.getLogger(__name__)
 
 MAX_FINDINGS = 4
+# The longest quote a constrained reply may hold (a sentence): four findings then fit well
+# within max_tokens.
+MAX_QUOTE_CHARS = 200
 
 
 class LLMFinding(BaseModel):
@@ -36,6 +39,16 @@ class LLMFinding(BaseModel):
 class LLMStance(BaseModel):
     # Required: a reply without it (other keys) is not the answer asked for.
     findings: list[LLMFinding] = Field(max_length=12)
+
+
+def reply_schema() -> dict[str, Any]:
+    """The JSON schema sent to a server that constrains replies to one: `LLMStance` with the
+    findings we keep (MAX_FINDINGS) and quotes of sentence length, so that a constrained model
+    stops where a reading ends instead of quoting on to max_tokens."""
+    schema = LLMStance.model_json_schema()
+    schema["properties"]["findings"]["maxItems"] = MAX_FINDINGS
+    schema["$defs"]["LLMFinding"]["properties"]["quote"]["maxLength"] = MAX_QUOTE_CHARS
+    return schema
 
 
 def locate_quote(page_text: str, quote: str) -> str | None:
@@ -86,6 +99,7 @@ def read_page(
         user=_user_message(claim, title, chunks, published_at),
         schema=LLMStance,
         purpose="stance",
+        response_schema=reply_schema(),
     )
     reference = published_at.date() if isinstance(published_at, datetime) else published_at
     findings: list[Finding] = []

@@ -3,9 +3,39 @@ Prompts and outputs never go into that line: they hold claim text."""
 
 from __future__ import annotations
 
+import threading
+from dataclasses import dataclass
 from typing import Any
 
 from integrations.llm.provider import litellm_module, logger
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What this process's answered LLM calls used, all told (`usage_so_far()`); the difference
+    of two readings is what happened in between (the evaluation's tokens per claim)."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+
+    def __sub__(self, other: Usage) -> Usage:
+        return Usage(
+            calls=self.calls - other.calls,
+            prompt_tokens=self.prompt_tokens - other.prompt_tokens,
+            completion_tokens=self.completion_tokens - other.completion_tokens,
+            cost_usd=self.cost_usd - other.cost_usd,
+        )
+
+
+_usage_lock = threading.Lock()
+_usage = Usage()
+
+
+def usage_so_far() -> Usage:
+    with _usage_lock:
+        return _usage
 
 
 def token_usage(response: Any) -> tuple[int, int]:
@@ -36,6 +66,14 @@ def log_call(
     completion_tokens: int,
     cost_usd: float,
 ) -> None:
+    global _usage
+    with _usage_lock:
+        _usage = Usage(
+            calls=_usage.calls + 1,
+            prompt_tokens=_usage.prompt_tokens + prompt_tokens,
+            completion_tokens=_usage.completion_tokens + completion_tokens,
+            cost_usd=_usage.cost_usd + cost_usd,
+        )
     logger.info(
         "llm call",
         extra={

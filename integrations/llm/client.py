@@ -15,8 +15,9 @@ from pydantic import BaseModel, ValidationError
 from claimcheck.config import LLMConfig
 from integrations.llm.accounting import call_cost, log_call, token_usage
 from integrations.llm.errors import LLMError, error_kind, scrub
-from integrations.llm.mock import MockResponse, take_mock
+from integrations.llm.mock import LLMMockExhausted, MockResponse, take_mock
 from integrations.llm.provider import litellm_module, logger, resolve_config
+from integrations.llm.retry import with_retries
 
 T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
@@ -46,6 +47,17 @@ def _api_key(config: LLMConfig) -> str | None:
     return key
 
 
+# A server of one's own (llama.cpp, vLLM) usually asks for no key, but the OpenAI client that
+# litellm uses refuses to send a request without one: it gets this stand-in, never a secret.
+NO_KEY = "no-key"
+
+
+def _key_sent(config: LLMConfig, api_key: str | None) -> str | None:
+    if api_key is None and config.api_base and not config.api_key_env:
+        return NO_KEY
+    return api_key
+
+
 def _json_mode_supported(model: str) -> bool:
     """Ask for JSON mode only where litellm knows the model takes it: unknown models (local
     servers, mocks) may reject `response_format`, and the prompt asks for JSON regardless."""
@@ -58,6 +70,20 @@ def _json_mode_supported(model: str) -> bool:
     except Exception as exc:
         logger.debug("llm json mode unknown", extra={"model": model, "error": type(exc).__name__})
         return False
+
+
+def _response_format(
+    config: LLMConfig, model: str, schema: dict[str, Any] | None, name: str
+) -> dict[str, Any] | None:
+    """What to send as `response_format` for a JSON reply (see `LLMConfig.response_format`)."""
+    mode = config.response_format
+    if mode == "json_schema" and schema is not None:
+        return {"type": "json_schema", "json_schema": {"name": name, "schema": schema}}
+    if mode in ("json_schema", "json_object"):
+        return {"type": "json_object"}
+    if mode == "auto" and _json_mode_supported(model):
+        return {"type": "json_object"}
+    return None
 
 
 def _strip_fences(text: str) -> str:
@@ -80,15 +106,13 @@ def _complete(
     user: str,
     purpose: str,
     config: LLMConfig,
-    json_mode: bool,
+    response_format: dict[str, Any] | None,
     mock_response: MockResponse | None,
 ) -> LLMResult[str]:
     """One chat call. The value is the reply as the model wrote it."""
     model = config.model
     if not model:
         raise LLMError("not_configured", "no LLM model is configured (llm.model is null)")
-    if mock_response is None:
-        mock_response = take_mock(purpose)
     api_key = _api_key(config)
     litellm = litellm_module()
 
@@ -102,17 +126,31 @@ def _complete(
         "timeout": config.timeout_s,
         "temperature": config.temperature,
         "max_tokens": config.max_tokens,
-        "api_key": api_key,
+        "api_key": _key_sent(config, api_key),
         "api_base": config.api_base,
+        # Only our own retries (429 / 503, see retry.py): the OpenAI client would otherwise send
+        # a call that timed out or lost its connection again, and a provider may bill both.
+        "max_retries": 0,
     }
-    if json_mode and _json_mode_supported(model):
-        kwargs["response_format"] = {"type": "json_object"}
-    if mock_response is not None:
-        kwargs["mock_response"] = mock_response
+    if response_format is not None:
+        kwargs["response_format"] = response_format
+
+    def call() -> Any:
+        mock = mock_response if mock_response is not None else take_mock(purpose)
+        if mock is not None:
+            return litellm.completion(**kwargs, mock_response=mock)
+        return litellm.completion(**kwargs)
 
     started = time.monotonic()
     try:
-        response = litellm.completion(**kwargs)
+        response = with_retries(
+            call,
+            retries=config.retries,
+            cap_s=config.timeout_s,
+            context={"purpose": purpose, "model": model},
+        )
+    except LLMMockExhausted:
+        raise  # a test that made more calls than it planned, never a provider's failure
     except Exception as exc:
         latency_ms = int((time.monotonic() - started) * 1000)
         kind = error_kind(exc)
@@ -163,18 +201,23 @@ def complete_json(
     purpose: str,
     config: LLMConfig | None = None,
     mock_response: MockResponse | None = None,
+    response_schema: dict[str, Any] | None = None,
 ) -> LLMResult[M]:
     """Ask for a JSON object and validate it into `schema`.
 
     `purpose` names the call in logs ("stance", "rewrite"...). `mock_response` is passed to
     litellm as is: a string is the reply, an exception instance is raised as a provider error.
+    `response_schema` is the JSON schema sent to a server that follows one
+    (`llm.response_format: json_schema`), when it is not `schema`'s own.
     """
+    cfg = resolve_config(config)
+    sent = response_schema if response_schema is not None else schema.model_json_schema()
     reply = _complete(
         system=system,
         user=user,
         purpose=purpose,
-        config=resolve_config(config),
-        json_mode=True,
+        config=cfg,
+        response_format=_response_format(cfg, cfg.model or "", sent, schema.__name__),
         mock_response=mock_response,
     )
     text = reply.raw_text
@@ -211,7 +254,7 @@ def complete_text(
         user=user,
         purpose=purpose,
         config=resolve_config(config),
-        json_mode=False,
+        response_format=None,
         mock_response=mock_response,
     )
     return replace(reply, value=reply.value.strip())
@@ -266,12 +309,18 @@ def embed(
     litellm = litellm_module()
     started = time.monotonic()
     try:
-        response = litellm.embedding(
-            model=model,
-            input=texts,
-            timeout=cfg.timeout_s,
-            api_key=api_key,
-            api_base=cfg.api_base,
+        response = with_retries(
+            lambda: litellm.embedding(
+                model=model,
+                input=texts,
+                timeout=cfg.timeout_s,
+                api_key=_key_sent(cfg, api_key),
+                api_base=cfg.api_base,
+                max_retries=0,
+            ),
+            retries=cfg.retries,
+            cap_s=cfg.timeout_s,
+            context={"purpose": "embed", "model": model},
         )
     except Exception as exc:
         latency_ms = int((time.monotonic() - started) * 1000)

@@ -39,7 +39,11 @@ def scrub(text: str, api_key: str | None) -> str:
 
 def error_kind(exc: BaseException) -> ErrorKind:
     """Map litellm's (OpenAI-shaped) exceptions onto our kinds. Order matters: Timeout is a
-    subclass of APIConnectionError, and ContextWindowExceededError of BadRequestError."""
+    subclass of APIConnectionError, and ContextWindowExceededError of BadRequestError.
+
+    Measured against a real llama.cpp server with litellm 1.106: a server killed mid-request, or
+    none on the port, gives InternalServerError ("Connection error"), not APIConnectionError;
+    embeddings from a server started without them give a generic APIError with status 501."""
     litellm = litellm_module()
     if isinstance(exc, litellm.Timeout):
         return "timeout"
@@ -73,6 +77,10 @@ def error_kind(exc: BaseException) -> ErrorKind:
             return "timeout"
         if status == 429:
             return "rate_limit"
+        if status == 501:
+            # Not implemented by this server (embeddings from a server started without them):
+            # asking again will not help.
+            return "failed"
         if status >= 500:
             return "unavailable"
     return "failed"

@@ -116,9 +116,9 @@ def _session_members(sid: int) -> list[int]:
     return members
 
 
-def _start_run(tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
+def _start_run(tmp_path: Path, **extra: str) -> tuple[subprocess.Popen[str], int]:
     port = _free_port()
-    env = _clean_env(tmp_path, PORT=str(port), CLAIMCHECK_DEMO="false")
+    env = _clean_env(tmp_path, PORT=str(port), CLAIMCHECK_DEMO="false", **extra)
     env.pop("CLAIMCHECK_LOG_LEVEL", None)
     process = subprocess.Popen(  # noqa: S603 (fixed arguments)
         [str(ROOT / "scripts" / "run")],
@@ -202,3 +202,29 @@ def test_a_kill_of_the_script_alone_stops_the_server_and_the_worker(tmp_path: Pa
     process, port = _start_run(tmp_path)
     process.terminate()  # SIGTERM to scripts/run only, as `kill PID` does
     _assert_all_stopped(process, port, seconds=STOP_SECONDS)
+
+
+@pytest.mark.llm_server
+def test_claimcheck_llm_local_runs_the_model_server_beside_them_and_stops_it_with_them(
+    tmp_path: Path,
+) -> None:
+    llm_port = _free_port()
+    process, port = _start_run(tmp_path, CLAIMCHECK_LLM="local", LLM_PORT=str(llm_port))
+    with urllib.request.urlopen(f"http://127.0.0.1:{llm_port}/health", timeout=5) as answer:
+        assert answer.status == 200
+    configs = [
+        Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+        for pid in _session_members(process.pid)
+    ]
+    used = {line for env in configs for line in env if b"claimcheck-local-llm" in line}
+    assert len(used) == 1  # the app and the worker read the one written for the model server
+    config_path = Path(used.pop().split(b"=", 1)[1].decode())
+    assert f"api_base: http://127.0.0.1:{llm_port}/v1" in config_path.read_text()
+
+    process.terminate()
+    output = _assert_all_stopped(process, port, seconds=STOP_SECONDS)
+
+    assert f"Local model server: http://127.0.0.1:{llm_port}/v1" in output
+    with socket.socket() as sock:
+        assert sock.connect_ex(("127.0.0.1", llm_port)) != 0
+    assert not config_path.exists()

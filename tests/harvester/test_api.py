@@ -138,11 +138,17 @@ def test_an_unsupported_placeholder_from_the_llm_is_400_and_no_provider_is_calle
     assert not SearchRun.objects.exists()
 
 
-def test_a_failed_llm_call_is_502(api: Client, providers: None) -> None:
+def test_a_failed_llm_call_is_502(
+    api: Client, providers: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import litellm
 
+    from integrations.llm import retry
+
+    monkeypatch.setattr(retry, "BACKOFF_BASE_S", 0.001)
     error = litellm.RateLimitError(message="quota", model="gpt-4o-mini", llm_provider="openai")
-    with respx.mock(assert_all_called=False) as mock, llm_mock([error]):
+    # Refused on the first call and on both retries.
+    with respx.mock(assert_all_called=False) as mock, llm_mock([error] * 3):
         serper = mock.post(SERPER).respond(200, json=samples.SERPER)
         response = post(api, {"query": SAMPLE_QUERY})
     assert response.status_code == 502

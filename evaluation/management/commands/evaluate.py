@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -39,11 +40,13 @@ from evaluation.averitec import read_averitec
 from evaluation.climate_fever import read_climate_fever
 from evaluation.covid_fact import read_covid_fact
 from evaluation.dataset import ALL, SPLITS, UNSEEN, Dataset, DatasetError
+from evaluation.llm_compare import MODES, CompareError, comparison_lines, latest_report, sides
 from evaluation.report import build_report, write_report
 from evaluation.runner import ClaimResult, run_dataset
 from evaluation.stages import stage_summary
 from evaluation.web import offline_web, web_dump, web_load
 from evaluation.weighed import weighed_line
+from integrations.llm.accounting import usage_so_far
 
 READERS: dict[str, Callable[[Path], Dataset]] = {
     "averitec": read_averitec,
@@ -86,6 +89,15 @@ class Command(BaseCommand):
             f"its training side in neither ({ALL})",
         )
         parser.add_argument(
+            "--llm",
+            choices=MODES,
+            default=None,
+            help="run the same claims twice, offline (no LLM) and with a model: 'local' starts "
+            "the local llama.cpp server for the run (the llm dependency group), 'configured' "
+            "uses the model the pipeline configuration names; reports both side by side with "
+            "seconds, LLM tokens and cost per claim",
+        )
+        parser.add_argument(
             "--dump-web",
             default=None,
             metavar="DIR",
@@ -104,10 +116,41 @@ class Command(BaseCommand):
             )
         if options["limit"] is not None and options["limit"] < 1:
             raise CommandError("--limit must be at least 1")
-        if options["in_place"]:
+        if options["llm"] and options["in_place"]:
+            raise CommandError("--llm runs two scratch evaluations; leave out --in-place")
+        if options["llm"]:
+            self._compare(path, options)
+        elif options["in_place"]:
             self._evaluate(path, options)
         else:
             self._in_scratch_database(path, options)
+
+    def _compare(self, path: Path, options: dict[str, Any]) -> None:
+        """The same claims read offline and with the model, side by side (llm_compare)."""
+        out = Path(options["out"]).resolve()
+        # A kill of this command unwinds it, so that the model server and the run it relays
+        # are stopped on the way out rather than left running.
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+        with tempfile.TemporaryDirectory(prefix="claimcheck-eval-llm-") as scratch:
+            try:
+                with sides(options["llm"], Path(scratch), out) as (offline, with_llm, server):
+                    if server is not None:
+                        self.stdout.write(
+                            f"Local model server on port {server.port}, "
+                            f"ready in {server.ready_s:.1f} s"
+                        )
+                    for side in (offline, with_llm):
+                        self.stdout.write(f"== {side.name}")
+                        side_options = {**options, "out": str(side.out)}
+                        env = {"CLAIMCHECK_CONFIG": str(side.config_path)}
+                        self._in_scratch_database(path, side_options, env)
+                    rss = server.rss_mb() if server is not None else None
+            except CompareError as exc:
+                raise CommandError(str(exc)) from exc
+        lines = comparison_lines(latest_report(offline.out), latest_report(with_llm.out))
+        if rss is not None:
+            lines.append(f"The local model server held {rss:.0f} MB resident at the end.")
+        self.stdout.write(self.style.SUCCESS("\n".join(lines)))
 
     def _command_line(self, path: Path, options: dict[str, Any]) -> str:
         parts = ["manage.py", "evaluate", str(path), "--format", options["format"]]
@@ -119,10 +162,12 @@ class Command(BaseCommand):
             parts += ["--limit", str(options["limit"])]
         return shlex.join(parts)
 
-    def _in_scratch_database(self, path: Path, options: dict[str, Any]) -> None:
+    def _in_scratch_database(
+        self, path: Path, options: dict[str, Any], extra_env: dict[str, str] | None = None
+    ) -> None:
         directory = Path(tempfile.mkdtemp(prefix="claimcheck-eval-"))
         database = directory / "evaluation.sqlite3"
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
+        env = {**os.environ, **(extra_env or {}), "DATABASE_URL": f"sqlite:///{database}"}
         if options["verbosity"] < 2:
             env.setdefault("CLAIMCHECK_LOG_LEVEL", "WARNING")
         manage = str(Path(settings.BASE_DIR) / "manage.py")
@@ -158,9 +203,13 @@ class Command(BaseCommand):
             text=True,
         )
         assert process.stdout is not None
-        for line in process.stdout:
-            self.stdout.write(line.rstrip("\n"))
-            self.stdout.flush()
+        try:
+            for line in process.stdout:
+                self.stdout.write(line.rstrip("\n"))
+                self.stdout.flush()
+        finally:
+            if process.poll() is None:  # this command was stopped: so is the run it relays
+                process.terminate()
         if process.wait() != 0:
             raise CommandError(f"{shlex.join(command[1:3])} failed (exit {process.returncode})")
 
@@ -193,9 +242,15 @@ class Command(BaseCommand):
                 f"domains, {web.pages_unreadable} unreadable"
             )
             tally = {"correct": 0}
+            used = {"so_far": usage_so_far()}
 
             def progress(number: int, total: int, result: ClaimResult) -> None:
                 tally["correct"] += int(result.correct)
+                now = usage_so_far()
+                claim_usage, used["so_far"] = now - used["so_far"], now
+                result.llm_calls = claim_usage.calls
+                result.llm_tokens = claim_usage.prompt_tokens + claim_usage.completion_tokens
+                result.llm_cost_usd = round(claim_usage.cost_usd, 6)
                 names = dataset.label_names
                 self.stdout.write(
                     f"[{number}/{total}] #{result.key} gold {names[result.gold]:<8} "
@@ -231,7 +286,10 @@ class Command(BaseCommand):
                 f", coverage {report['coverage']:.3f}; retrieval recall "
                 f"{share(report['retrieval_recall'])}; "
                 f"{report['cost']['queries_per_claim']['mean']} queries and "
-                f"{report['cost']['crawls_per_claim']['mean']} pages read per claim"
+                f"{report['cost']['crawls_per_claim']['mean']} pages read per claim; "
+                f"{report['cost']['seconds_per_claim']['mean']} s, "
+                f"{report['cost']['llm_tokens_per_claim']['mean']} LLM tokens and "
+                f"${report['cost']['llm_cost_usd_per_claim']['mean']} per claim"
             )
         )
         self.stdout.write(weighed_line(report["weighed"]))
