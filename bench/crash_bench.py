@@ -6,13 +6,18 @@ a few seconds), one `manage.py qcluster` with two workers starts on them, and on
 decided and two are running its whole process group is killed with SIGKILL. The cluster is
 started again at once. Printed: what the kill left, the seconds from the restart until every
 claim the kill left undecided had been taken by a live worker again, and until the last one was
-decided; each fresh worker's warm-up, its first claim and the median of the later ones. Then
+decided; the cluster's warm-up before it forks its workers, each fresh worker's own, its first
+claim and the median of the later ones. Then
 the stop (unless --no-stop): a cluster running claims gets SIGTERM, once to its whole process
 group (as systemd sends it) and once to its main process only; printed are the seconds until
 it exited, its exit status, and the claims it handed back. Settings are the shipped defaults
-(CLAIMCHECK_LEASE_SECONDS 20, task retry 720 s).
+(CLAIMCHECK_LEASE_SECONDS 20, task retry 720 s), with two workers (--workers). The imitation
+provider allows --rate searches a minute (600): each claim searches four times, and at the
+default of 60 a minute for a provider, which the workers share through Redis (and each keeps
+for itself on the ORM broker), the provider's limit would set the figure, not the restart.
 
-    .venv/bin/python bench/crash_bench.py [--claims 12] [--latency 0.8] [--timeout 240] [--no-stop]
+    .venv/bin/python bench/crash_bench.py [--claims 12] [--latency 0.8] [--rate 600] [--workers 2]
+        [--timeout 240] [--no-stop]
 
 Needs PostgreSQL (BENCH_PG, default postgres://postgres@127.0.0.1:5432) and Redis
 (BENCH_REDIS, default redis://127.0.0.1:6379/0). Everything is stopped and dropped at the end.
@@ -114,12 +119,13 @@ def _wait(condition: Any, timeout: float) -> bool:
     return False
 
 
-def _claim_times(log: Path) -> tuple[list[float], list[float], list[float]]:
-    """From a cluster's JSON log: each worker's first claim run (seconds), every later one, and
-    each worker's warm-up before its first task."""
+def _claim_times(log: Path) -> tuple[list[float], list[float], list[float], list[float]]:
+    """From a cluster's JSON log: each worker's first claim run (seconds), every later one,
+    each worker's warm-up before its first task, and the cluster's before it forked them."""
     first: list[float] = []
     later: list[float] = []
     warm: list[float] = []
+    cluster: list[float] = []
     started: dict[tuple[Any, Any], datetime] = {}
     seen: set[Any] = set()
     for line in log.read_text(errors="replace").splitlines():
@@ -129,14 +135,15 @@ def _claim_times(log: Path) -> tuple[list[float], list[float], list[float]]:
         message = str(entry.get("message", ""))
         key = (entry.get("pid"), entry.get("claim_id"))
         if " warm in " in message:
-            warm.append(float(message.split(" warm in ")[1].split(" s")[0]))
+            seconds = float(message.split(" warm in ")[1].split(" s")[0])
+            (cluster if message.startswith("cluster ") else warm).append(seconds)
         elif message == "claim run started":
             started[key] = datetime.fromisoformat(entry["time"])
         elif message == "claim run ended" and key in started:
             took = (datetime.fromisoformat(entry["time"]) - started.pop(key)).total_seconds()
             (later if key[0] in seen else first).append(took)
             seen.add(key[0])
-    return first, later, warm
+    return first, later, warm, cluster
 
 
 def crash(env: dict[str, str], db: psycopg.Connection, args: Any, logs: Path, name: str) -> None:
@@ -187,7 +194,9 @@ def crash(env: dict[str, str], db: psycopg.Connection, args: Any, logs: Path, na
         print(f"  not all decided within {args.timeout:.0f} s: {_counts(db, prefix)}")
     else:
         print(f"  the last claim decided            {decided_s:5.1f} s after the restart")
-    first, later, warm = _claim_times(logs / f"{name}-restarted.log")
+    first, later, warm, cluster_warm = _claim_times(logs / f"{name}-restarted.log")
+    if cluster_warm:
+        print(f"  the cluster warm, before the fork  {cluster_warm[0]:.1f} s")
     if warm:
         print(f"  each fresh worker warm in         {', '.join(f'{w:.1f}' for w in warm)} s")
     if first and later:
@@ -225,6 +234,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--claims", type=int, default=12)
     parser.add_argument("--latency", type=float, default=0.8, help="seconds per search")
+    parser.add_argument("--rate", type=int, default=600, help="searches a minute allowed")
+    parser.add_argument("--workers", type=int, default=2, help="worker processes")
     parser.add_argument("--timeout", type=float, default=240, help="seconds, after a restart")
     parser.add_argument("--stop-wait", type=float, default=30, help="seconds before a kill")
     parser.add_argument("--brokers", nargs="+", default=["redis", "orm"])
@@ -232,6 +243,8 @@ def main() -> None:
     args = parser.parse_args()
     if not 4 <= args.claims <= 200:
         parser.error("--claims 4..200")
+    if not (1 <= args.rate <= 6000 and 1 <= args.workers <= 16):
+        parser.error("--rate 1..6000 and --workers 1..16")
 
     pg = os.environ.get("BENCH_PG", "postgres://postgres@127.0.0.1:5432")
     redis_url = os.environ.get("BENCH_REDIS", "redis://127.0.0.1:6379/0")
@@ -247,7 +260,8 @@ def main() -> None:
             # Free searches, as before (ImitationSearch.config makes them paid, for the tests).
             config.write_text(
                 "search:\n  cascade_order: [searxng]\n  providers:\n"
-                f"    searxng: {{base_url: 'http://127.0.0.1:{imitation.port}', timeout_s: 20}}\n"
+                f"    searxng: {{base_url: 'http://127.0.0.1:{imitation.port}', timeout_s: 20,"
+                f" rate_per_minute: {args.rate}}}\n"
             )
             base = {
                 **os.environ,
@@ -256,14 +270,18 @@ def main() -> None:
                 "DATABASE_URL": f"{pg}/{dbname}",
                 "CLAIMCHECK_CONFIG": str(config),
                 "CLAIMCHECK_HTTP_ALLOW_LOOPBACK": "true",
-                "CLAIMCHECK_WORKERS": "2",
+                "CLAIMCHECK_WORKERS": str(args.workers),
                 "CLAIMCHECK_LOG_LEVEL": "INFO",
             }
             base.pop("REDIS_URL", None)
             subprocess.run(
                 [PY, "manage.py", "migrate", "--verbosity", "0"], cwd=ROOT, env=base, check=True
             )
-            print(f"search latency {args.latency:g} s; logs in {logs}", flush=True)
+            print(
+                f"search latency {args.latency:g} s, {args.rate} a minute; {args.workers} workers;"
+                f" logs in {logs}",
+                flush=True,
+            )
             with psycopg.connect(f"{pg}/{dbname}", autocommit=True) as db:
                 for name, queue in zip(args.brokers, queues, strict=True):
                     env = {**base, "CLAIMCHECK_QUEUE": queue}

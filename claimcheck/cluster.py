@@ -11,6 +11,10 @@ Here the main process alone acts on SIGTERM and SIGINT: it raises the cluster's 
 sentinel to stop, from a thread, so that a sentinel that died waiting cannot hold it. The
 sentinel and its pusher and monitor ignore both signals; a worker waits for the flag. A cluster
 stops in a few seconds this way; one that has not stopped after STOP_WAIT_S is killed.
+
+Before it forks the sentinel, the main process sends `before_fork`: what its receivers load
+(the readers' models) is inherited by every worker, shared in memory, and by every worker the
+sentinel starts again later, which therefore takes its first task at once.
 """
 
 from __future__ import annotations
@@ -27,6 +31,8 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 from types import FrameType
 
+from django.db import connections
+from django.dispatch import Signal
 from django_q.cluster import Sentinel
 from django_q.humanhash import humanize
 
@@ -35,6 +41,10 @@ from claimcheck import workers
 logger = logging.getLogger(__name__)
 
 STOP_WAIT_S = 20.0
+
+# Sent in the cluster's main process before anything is forked; receivers load what every worker
+# needs and must leave no thread running (a forked child has none of its parent's threads).
+before_fork = Signal()
 
 
 def _sentinel(stop_event: Event, start_event: Event, cluster_id: uuid.UUID) -> None:
@@ -73,6 +83,8 @@ def cluster_run() -> int:
         requested.append(signum)
 
     context = multiprocessing.get_context("fork")
+    before_fork.send(sender=cluster_run)
+    connections.close_all()  # a child must open its own, never share its parent's
     workers.stopping_flag_create()
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
 from claimcheck.language import detect_language
 from evidence.entities.gazetteer import place_named
@@ -28,7 +29,11 @@ def _stance(get: Callable[[], stance_model.StanceModel | None]) -> Callable[[], 
 
 def readers_warm() -> dict[str, float]:
     """Load every reader this process will use; the seconds each took, by name. A reader that
-    cannot load is reported (once, by its loader) and left to the fallback, as on first use."""
+    cannot load is reported (once, by its loader) and left to the fallback, as on first use.
+
+    The gazetteer is built in Python, holding the interpreter's lock; the models load in native
+    code meanwhile, on a second thread. Both threads have ended when this returns (a process may
+    fork next)."""
     steps: dict[str, Callable[[], object]] = {
         "stance model": _stance(stance_model.get),
         "strong stance model": _stance(stance_model.get_strong),
@@ -37,8 +42,15 @@ def readers_warm() -> dict[str, float]:
         "gazetteer": lambda: place_named("paris"),
     }
     took: dict[str, float] = {}
-    for name, step in steps.items():
-        started = time.monotonic()
-        step()
-        took[name] = time.monotonic() - started
-    return took
+
+    def load(names: list[str]) -> None:
+        for name in names:
+            started = time.monotonic()
+            steps[name]()
+            took[name] = time.monotonic() - started
+
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="warm") as pool:
+        lanes = [["gazetteer"], [name for name in steps if name != "gazetteer"]]
+        for done in [pool.submit(load, lane) for lane in lanes]:
+            done.result()
+    return {name: took[name] for name in steps}

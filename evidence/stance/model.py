@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,6 +78,8 @@ class StanceModel:
             str(folder / "stance.onnx"), options, providers=["CPUExecutionProvider"]
         )
         self.inputs = {i.name for i in self.session.get_inputs()}
+        # The process that loaded it: a worker cluster's main process, for the workers it forks.
+        self.loaded_in = os.getpid()
 
     def read(self, claim: str, sentences: list[str]) -> list[Reading]:
         """One reading per sentence, in order."""

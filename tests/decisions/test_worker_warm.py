@@ -1,5 +1,6 @@
-"""A fresh worker process of a real `manage.py qcluster` loads the readers' models before it
-takes its first task, instead of inside its first claim."""
+"""A worker of a real `manage.py qcluster` holds the readers' models before it takes its first
+task: they load once in the cluster's main process, before it forks, and every worker (also
+one started again after its predecessor died) inherits them."""
 
 from __future__ import annotations
 
@@ -17,20 +18,34 @@ QUEUE = f"claimcheck-warm-test-{os.getpid()}"
 
 
 def readers_loaded() -> dict[str, Any]:
-    """Run as the first task of a fresh worker: what that worker holds already."""
+    """Run as a task: which worker ran it, and what it held already."""
     from claimcheck.language import _Identifier
     from evidence.stance import model
 
+    loaded = {path.name: m for path, m in model._loaded.items() if m is not None}
     return {
-        "stance models": sorted(
-            path.name for path, loaded in model._loaded.items() if loaded is not None
-        ),
+        "worker": os.getpid(),
+        "stance models": sorted(loaded),
+        "loaded in": sorted({m.loaded_in for m in loaded.values()}),
         "language detector": _Identifier._model is not None,
     }
 
 
+def die() -> None:
+    """Run as a task: the worker dies mid-task, as one killed by the kernel does."""
+    os._exit(1)
+
+
+def _run(broker: ORM, log: Path) -> dict[str, Any]:
+    task_id = async_task(f"{__name__}.readers_loaded", broker=broker, sync=False)
+    assert wait_until(lambda: result(task_id) is not None, timeout=120), log.read_text()[-3000:]
+    answer = result(task_id)
+    assert isinstance(answer, dict)
+    return answer
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_fresh_worker_has_its_models_loaded_before_its_first_task(tmp_path: Path) -> None:
+def test_workers_inherit_the_models_the_cluster_loaded_before_it_forked(tmp_path: Path) -> None:
     broker = ORM(list_key=QUEUE)
     broker.delete_queue()
     env = {
@@ -42,10 +57,22 @@ def test_a_fresh_worker_has_its_models_loaded_before_its_first_task(tmp_path: Pa
         "CLAIMCHECK_WORKERS": "1",
     }
     env.pop("REDIS_URL", None)
-    task_id = async_task(f"{__name__}.readers_loaded", broker=broker, sync=False)
     log = tmp_path / "qcluster.log"
-    with qcluster(env, log):
-        assert wait_until(lambda: result(task_id) is not None, timeout=120), log.read_text()[-3000:]
-    broker.delete_queue()
-    assert result(task_id) == {"stance models": ["model", "strong"], "language detector": True}
-    assert "warm in" in log.read_text()
+    try:
+        with qcluster(env, log) as cluster:
+            first = _run(broker, log)
+            # A worker that dies mid-task: the cluster starts another in its place.
+            async_task(f"{__name__}.die", broker=broker, sync=False)
+            assert wait_until(lambda: "reincarnated worker" in log.read_text(), timeout=60)
+            second = _run(broker, log)
+    finally:
+        broker.delete_queue()
+    held = {"stance models": ["model", "strong"], "loaded in": [cluster.pid]}
+    for answer in (first, second):
+        assert {k: answer[k] for k in held} == held
+        assert answer["language detector"] is True
+        assert answer["worker"] != cluster.pid
+    assert second["worker"] != first["worker"]
+    text = log.read_text()
+    assert "cluster warm in" in text
+    assert "warm in" in text.replace("cluster warm in", "")  # each worker checked too
