@@ -2,23 +2,27 @@
 PostgreSQL and Redis, all on loopback.
 
 Creates a scratch PostgreSQL database, migrates it, loads the demo corpus (so claims can be
-decided with no network), starts gunicorn and one `qcluster` with two workers, then posts N
-claims from C concurrent API clients. While the load runs it samples `GET /api/claims` and the
+decided with no network), starts gunicorn behind the shipped nginx front (deploy/nginx/; `--via
+gunicorn` talks to gunicorn straight) and one `qcluster` with two workers, then posts N claims
+from C concurrent API clients. While the load runs it samples `GET /api/claims` and the
 queue page (signed in), and the number of database connections in use. It prints accepted per
 second, errors by status, POST p50 / p95, the sampled GET p50 / p95, the time until every claim
-is decided, and the most connections seen. Everything is stopped and dropped at the end, also
-when the run is cut short (Ctrl-C, a kill or a timeout's SIGTERM, a hang-up): the server and the
-worker with every process they started, the scratch database and the run's Redis queue.
+is decided, and the most connections the app held (the bench's own are not counted). Everything
+is stopped and dropped at the end, also when the run is cut short (Ctrl-C, a kill or a timeout's
+SIGTERM, a hang-up): nginx, the server and the worker with every process they started, the
+scratch database and the run's Redis queue.
 
     .venv/bin/python bench/load_bench.py [--claims 400] [--concurrency 32] [--timeout 900]
+        [--via nginx|gunicorn]
 
-Needs PostgreSQL (BENCH_PG, default postgres://postgres@127.0.0.1:5432) and Redis
-(BENCH_REDIS, default redis://127.0.0.1:6379/0).
+Needs PostgreSQL (BENCH_PG, default postgres://postgres@127.0.0.1:5432), Redis (BENCH_REDIS,
+default redis://127.0.0.1:6379/0) and Debian's nginx.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import secrets
@@ -36,9 +40,15 @@ import httpx
 import psycopg
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.nginx_front import nginx_front  # noqa: E402
+
 PY = str(ROOT / ".venv" / "bin" / "python")
 GUNICORN = str(ROOT / ".venv" / "bin" / "gunicorn")
 PASSWORD = "load-bench-" + secrets.token_hex(8)
+# The bench's own database connections carry this name, and are not counted as the app's.
+BENCH_CONNECTION = "claimcheck-load-bench"
 
 
 def _free_port() -> int:
@@ -93,6 +103,7 @@ class Scratch:
         self.redis_url = redis_url
         self.queue = queue
         self.processes: list[subprocess.Popen[bytes]] = []
+        self.fronts = contextlib.ExitStack()
         self.closed = False
 
     def create_database(self) -> None:
@@ -124,6 +135,7 @@ class Scratch:
         for signum in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             signal.signal(signum, signal.SIG_IGN)
         print("stopping the server and the worker, dropping the scratch database ...", flush=True)
+        self.fronts.close()
         for process in self.processes:
             _stop_group(process)
         try:
@@ -182,6 +194,9 @@ def main() -> None:
     parser.add_argument("--gunicorn-workers", type=int, default=3)
     parser.add_argument("--threads", type=int, default=4)
     parser.add_argument("--pool", type=int, default=4, help="CLAIMCHECK_DB_POOL_MAX")
+    parser.add_argument(
+        "--via", choices=["nginx", "gunicorn"], default="nginx", help="what the clients talk to"
+    )
     args = parser.parse_args()
     if not (1 <= args.claims <= 5000 and 1 <= args.concurrency <= 256):
         parser.error("--claims 1..5000 and --concurrency 1..256")
@@ -206,7 +221,7 @@ def main() -> None:
 def _run(args: argparse.Namespace, *, scratch: Scratch, started_all: float) -> None:
     pg, dbname, redis_url = scratch.pg, scratch.dbname, scratch.redis_url
     port = _free_port()
-    base = f"http://127.0.0.1:{port}"
+    direct = f"http://127.0.0.1:{port}"
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -245,7 +260,14 @@ def _run(args: argparse.Namespace, *, scratch: Scratch, started_all: float) -> N
         ("qcluster", [PY, "manage.py", "qcluster"]),
     ):
         scratch.start(command, env=env, log=logs / f"{name}.log")
-    wait_healthy(base, logs / "gunicorn.log")
+    wait_healthy(direct, logs / "gunicorn.log")
+    base = direct
+    if args.via == "nginx":
+        base = scratch.fronts.enter_context(
+            nginx_front(
+                work=logs / "nginx", upstream=f"127.0.0.1:{port}", static_root=ROOT / "static"
+            )
+        )
 
     stop = threading.Event()
     most_connections = [0]
@@ -253,10 +275,14 @@ def _run(args: argparse.Namespace, *, scratch: Scratch, started_all: float) -> N
     get_errors: Counter[str] = Counter()
 
     def sample_connections() -> None:
-        with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
+        with psycopg.connect(
+            f"{pg}/postgres", autocommit=True, application_name=BENCH_CONNECTION
+        ) as conn:
             while not stop.is_set():
                 row = conn.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [dbname]
+                    "SELECT count(*) FROM pg_stat_activity"
+                    " WHERE datname = %s AND application_name <> %s",
+                    [dbname, BENCH_CONNECTION],
                 ).fetchone()
                 most_connections[0] = max(most_connections[0], int(row[0]) if row else 0)
                 time.sleep(0.2)
@@ -320,7 +346,9 @@ def _run(args: argparse.Namespace, *, scratch: Scratch, started_all: float) -> N
 
     accepted = statuses.get("202", 0)
     decided_s: float | None = None
-    with psycopg.connect(f"{pg}/{dbname}", autocommit=True) as conn:
+    with psycopg.connect(
+        f"{pg}/{dbname}", autocommit=True, application_name=BENCH_CONNECTION
+    ) as conn:
         while time.monotonic() - started_all < args.timeout:
             row = conn.execute(
                 "SELECT count(*) FROM claimcheck_claim WHERE status IN ('decided', 'failed')"
@@ -339,7 +367,7 @@ def _run(args: argparse.Namespace, *, scratch: Scratch, started_all: float) -> N
     errors = {k: v for k, v in statuses.items() if k != "202"}
     print()
     print(
-        f"claims {args.claims}, concurrency {args.concurrency}, gunicorn "
+        f"claims {args.claims}, concurrency {args.concurrency}, via {args.via}, gunicorn "
         f"{args.gunicorn_workers}x{args.threads} threads, pool {args.pool}, 2 qcluster workers"
     )
     print(f"accepted          {accepted} in {load_s:.1f} s = {accepted / load_s:.1f} / s")
@@ -355,7 +383,7 @@ def _run(args: argparse.Namespace, *, scratch: Scratch, started_all: float) -> N
         print(f"decided           not all within {args.timeout:.0f} s: {dict(outcome_rows)}")
     else:
         print(f"all decided after {decided_s:.1f} s ({dict(outcome_rows)})")
-    print(f"most DB connections in use  {most_connections[0]}")
+    print(f"most DB connections the app held  {most_connections[0]}")
 
 
 if __name__ == "__main__":
