@@ -33,6 +33,7 @@ _UKRAINIAN_ONLY = frozenset("іїєґ")
 _RUSSIAN_ONLY = frozenset("ыэёъ")
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 _FOLD = str.maketrans({"y": "i", "j": "i", "'": None, "’": None, "-": " ", ".": None})
+_REPEATS = re.compile(r"(.)\1+")
 
 
 def is_cyrillic(text: str) -> bool:
@@ -68,6 +69,8 @@ def transliterate(text: str, *, language: str = "") -> str:
 
 
 def _strip_accents(text: str) -> str:
+    if text.isascii():
+        return text  # nothing to strip (most names: the gazetteer keys 136,000 at start-up)
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
@@ -76,5 +79,5 @@ def entity_key(name: str, *, language: str = "") -> str:
     """The matching key of a name: Latin, lower case, accents and spelling variants folded."""
     latin = _strip_accents(transliterate(" ".join(name.split()), language=language)).lower()
     folded = latin.translate(_FOLD)
-    collapsed = re.sub(r"(.)\1+", r"\1", folded)
+    collapsed = _REPEATS.sub(r"\1", folded)
     return " ".join(collapsed.split())
