@@ -1,5 +1,5 @@
 """bench/load_bench.py cut short, by a Ctrl-C or by a timeout's SIGTERM, leaves nothing behind:
-no server or worker process, no scratch database, no Redis queue."""
+no nginx, server or worker process, no scratch database, no Redis queue."""
 
 from __future__ import annotations
 
@@ -35,6 +35,19 @@ def _processes_of(queue: str) -> list[int]:
                 state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
                 if state != "Z":
                     found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def _fronts_of(pid: int) -> list[int]:
+    """Live nginx processes of the bench run `pid`: their command line names its directory."""
+    marker = f"/tmp/loadbench-{pid}/".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and marker in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
         except OSError:
             continue
     return found
@@ -77,6 +90,7 @@ def test_a_run_cut_short_stops_its_processes_and_drops_its_database_and_queue(
             time.sleep(0.1)
         assert client.exists(key), "no claim reached the queue"
         assert len(_processes_of(queue)) >= 3 and _database_exists(dbname)
+        assert _fronts_of(bench.pid), "the bench runs no nginx front"
 
         bench.send_signal(signum)
         output = bench.communicate(timeout=90)[0]
@@ -87,6 +101,7 @@ def test_a_run_cut_short_stops_its_processes_and_drops_its_database_and_queue(
     assert bench.returncode == 128 + signum, output
     assert "stopping the server and the worker, dropping the scratch database" in output
     assert _processes_of(queue) == []
+    assert _fronts_of(bench.pid) == []
     assert not _database_exists(dbname)
     assert not list(client.scan_iter(match=f"django_q:{queue}:*"))
     assert not re.search(r"could not (drop|clear)", output), output
