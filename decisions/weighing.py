@@ -24,10 +24,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from claimcheck.words import tokens
 from decisions.publishers import set_aside
 from decisions.types import REFUTE, SUPPORT, ClaimQuestion, EvidenceHit, dated_inside
-from evidence.stance.scorer import undated_claim
 
 MODEL_PATH = Path(__file__).with_name("outcome_model.json")
 
@@ -42,8 +40,6 @@ FEATURES = (
     "refute_witnesses",
     "support_named",
     "refute_named",
-    "support_covered",
-    "refute_covered",
 )
 OUTCOMES = ("true", "false", "invalid")
 
@@ -63,11 +59,6 @@ class Reading:
     named: float = 1.0
     """How far the statement names the claim's own entities (0 to 1; 1 when the claim names
     none): a statement on the claim's topic about other people or places says little of it."""
-    covered: float = 1.0
-    """How much of what the claim says the statement says too: the share of the claim's
-    content words (its dates left out) that the statement uses (0 to 1). A statement that
-    leaves out or changes a word of the claim ("patients" where the claim's source says "love")
-    bears on a claim like it, not always on the claim itself."""
 
     @property
     def strength(self) -> float:
@@ -91,22 +82,7 @@ def reading_of(hit: EvidenceHit, *, question: ClaimQuestion) -> Reading | None:
         probability=probability,
         url=hit.url,
         named=1.0 if hit.entity_overlap is None else max(0.0, min(1.0, hit.entity_overlap)),
-        covered=claim_coverage(question.text, hit.quote or hit.title),
     )
-
-
-@functools.lru_cache(maxsize=256)
-def _claim_words(claim: str) -> frozenset[str]:
-    return frozenset(tokens(undated_claim(claim)))
-
-
-def claim_coverage(claim: str, statement: str) -> float:
-    """The share of the claim's content words (stemmed, its dates left out) that the statement
-    uses; 1 for a claim with no content words."""
-    wanted = _claim_words(claim)
-    if not wanted:
-        return 1.0
-    return len(wanted & set(tokens(statement))) / len(wanted)
 
 
 def readings_of(hits: list[EvidenceHit], *, question: ClaimQuestion) -> list[Reading]:
@@ -147,12 +123,6 @@ def _named(side: Side) -> float:
     return _together(r.strength * r.named for r in side.witnesses)
 
 
-def _covered(side: Side) -> float:
-    """The side's strength with each witness's strength scaled by how much of the claim's
-    words its statement uses."""
-    return _together(r.strength * r.covered for r in side.witnesses)
-
-
 def features(readings: list[Reading]) -> list[float]:
     """The model's inputs, in the order of FEATURES."""
     support, refute = side_of(readings, SUPPORT), side_of(readings, REFUTE)
@@ -165,8 +135,6 @@ def features(readings: list[Reading]) -> list[float]:
         math.log1p(sum(1 for r in refute.witnesses if r.strength > 0)),
         _named(support),
         _named(refute),
-        _covered(support),
-        _covered(refute),
     ]
 
 

@@ -19,8 +19,8 @@ from tests.factories import VerdictFactory
 # Support pulls toward True, refutation toward False; the thresholds are the test's own.
 MODEL = OutcomeModel(
     coefficients={
-        "true": [-1.0, 4.0, -2.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        "false": [-1.0, -2.0, 4.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0],
+        "true": [-1.0, 4.0, -2.0, 0.0, 1.0, 0.0, 0.0, 0.0],
+        "false": [-1.0, -2.0, 4.0, 0.0, 0.0, 1.0, 0.0, 0.0],
     },
     thresholds={"true": 0.8, "false": 0.8},
 )
@@ -242,24 +242,3 @@ def test_readings_the_reader_was_unsure_of_lean_a_claim_and_never_decide_it() ->
 
     sure = [replace(hit("europa.eu", "official", "refute"), confidence="medium")]
     assert proposal_for(sure, question=OPEN, model=eager)["proposed"] == "false"
-
-
-def test_a_statement_that_leaves_out_a_word_of_the_claim_weighs_apart() -> None:
-    from decisions.types import ClaimQuestion
-    from decisions.weighing import FEATURES, claim_coverage, features, readings_of
-
-    claim = "Fox News has fallen out of love with hydroxychloroquine on 2 May 2020"
-    # Six content words (the date is left out): fox, news, fallen, out, love, hydroxychloroquine.
-    assert claim_coverage(claim, "Fox News has fallen out of love with hydroxychloroquine") == 1.0
-    swapped = "Fox News falls out of patients with hydroxychloroquine"
-    assert claim_coverage(claim, swapped) == pytest.approx(4 / 6)
-    assert claim_coverage("It was so.", "anything") == 1.0
-
-    question = ClaimQuestion(text=claim)
-    same = replace(hit("europa.eu", "official"), quote="Fox News fell out of love with it.")
-    other = replace(hit("reuters.com", "wire"), quote="Fox News promoted hydroxychloroquine.")
-    readings = readings_of([same, other], question=question)
-    assert [r.covered for r in readings] == [pytest.approx(4 / 6), pytest.approx(3 / 6)]
-    x = dict(zip(FEATURES, features(readings), strict=True))
-    assert x["support_covered"] == pytest.approx(1 - (1 - 0.8 * 4 / 6) * (1 - 0.64 * 3 / 6))
-    assert x["refute_covered"] == 0.0

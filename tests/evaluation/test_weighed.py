@@ -11,8 +11,8 @@ from evaluation.runner import ClaimResult
 # A model that proposes True on strong support and False on strong refutation.
 MODEL = OutcomeModel(
     coefficients={
-        "true": [-2.0, 6.0, -6.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
-        "false": [-2.0, -6.0, 6.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        "true": [-2.0, 6.0, -6.0, 0.0, 0.0, 0.0, 0.0, 0.0],
+        "false": [-2.0, -6.0, 6.0, 0.0, 0.0, 0.0, 0.0, 0.0],
     },
     thresholds={"true": 0.7, "false": 0.7},
 )

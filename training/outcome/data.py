@@ -85,7 +85,6 @@ def reading(raw: Any, *, where: str) -> Reading:
             probability=float(raw["probability"]),
             url=str(raw.get("url", "")),
             named=float(raw.get("named", 1.0)),
-            covered=float(raw.get("covered", 1.0)),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ReportError(f"{where}: a reading lacks or mistypes {exc}") from exc
