@@ -299,3 +299,23 @@ def test_the_own_pages_ceiling_is_printed_and_never_written_as_a_model(
     printed = capsys.readouterr().out
     assert "own pages only" in printed and "Wrote" not in printed
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_fit_runs_outside_django(tmp_path: Path) -> None:
+    """The fit is a plain command: the weighing it imports must not need Django's settings."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    out = tmp_path / "model.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "training.outcome.fit", str(FIXTURE), "--out", str(out)],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["features"] == list(fit.FEATURES)
