@@ -309,7 +309,7 @@ def test_the_fit_runs_outside_django(tmp_path: Path) -> None:
 
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     out = tmp_path / "model.json"
-    done = subprocess.run(
+    done = subprocess.run(  # noqa: S603 (fixed arguments)
         [sys.executable, "-m", "training.outcome.fit", str(FIXTURE), "--out", str(out)],
         cwd=Path(__file__).resolve().parents[2],
         env=env,
