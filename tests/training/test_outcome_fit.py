@@ -5,12 +5,15 @@ with exactly as the fit scored it, and the same reports always give the same fil
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from decisions.weighing import OUTCOMES, Reading, features, outcome_model, outcome_propose
+from decisions.weighing import FEATURES, OUTCOMES, Reading, features, outcome_model, outcome_propose
 from training.outcome import fit, logistic, thresholds
 from training.outcome.data import ReportError, read_reports
 
@@ -303,10 +306,6 @@ def test_the_own_pages_ceiling_is_printed_and_never_written_as_a_model(
 
 def test_the_fit_runs_outside_django(tmp_path: Path) -> None:
     """The fit is a plain command: the weighing it imports must not need Django's settings."""
-    import os
-    import subprocess
-    import sys
-
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     out = tmp_path / "model.json"
     done = subprocess.run(  # noqa: S603 (fixed arguments)
@@ -318,4 +317,4 @@ def test_the_fit_runs_outside_django(tmp_path: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert json.loads(out.read_text())["features"] == list(fit.FEATURES)
+    assert json.loads(out.read_text())["features"] == list(FEATURES)
