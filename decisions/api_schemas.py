@@ -63,6 +63,12 @@ class WeighedOut(Schema):
     lean: str = Field(description='the likelier of "true" and "false"')
     text: str
     thresholds: dict[str, float]
+    gates: dict[str, str] = Field(
+        default={"true": "sure", "false": "sure"},
+        description='what each outcome asks of its side besides its threshold: "sure" (a reading'
+        ' as sure as counting asks), "sure_or_two" (that, or two publishers on that side) or'
+        ' "none"',
+    )
     moved: str = Field(description="the outcome the movers moved: the proposed one, or the lean")
     movers: list[MoverOut]
 

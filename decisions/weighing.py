@@ -20,7 +20,7 @@ import functools
 import json
 import math
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +31,8 @@ MODEL_PATH = Path(__file__).with_name("outcome_model.json")
 
 # How far a reading's own "confidence" label lets its probability stand.
 CONFIDENCE_SHARE = {"high": 1.0, "medium": 0.75, "low": 0.5}
+# The reader's confidence a reading needs to count on its own (`decisions.decide`'s default).
+SURE = ("medium", "high")
 FEATURES = (
     "bias",
     "support_strength",
@@ -59,6 +61,8 @@ class Reading:
     named: float = 1.0
     """How far the statement names the claim's own entities (0 to 1; 1 when the claim names
     none): a statement on the claim's topic about other people or places says little of it."""
+    sure: bool = False
+    """Whether it was read as surely as counting asks (medium confidence or more)."""
 
     @property
     def strength(self) -> float:
@@ -82,6 +86,7 @@ def reading_of(hit: EvidenceHit, *, question: ClaimQuestion) -> Reading | None:
         probability=probability,
         url=hit.url,
         named=1.0 if hit.entity_overlap is None else max(0.0, min(1.0, hit.entity_overlap)),
+        sure=hit.confidence in SURE,
     )
 
 
@@ -138,13 +143,31 @@ def features(readings: list[Reading]) -> list[float]:
     ]
 
 
+# What a proposal asks of the readings on its own side besides its probability, strictest
+# first: a reading as sure as counting asks ("sure"); that, or two publishers reading that side
+# ("sure_or_two": two independent witnesses stand for one sure one); or nothing more ("none").
+# The fit chooses each outcome's gate with its threshold, on the calibration claims.
+GATES = ("sure", "sure_or_two", "none")
+
+
+def gate_passes(readings: list[Reading], side: str, gate: str) -> bool:
+    """Whether the readings of `side` (SUPPORT or REFUTE) pass `gate` (one of GATES)."""
+    if gate not in GATES:
+        raise ValueError(f"unknown gate {gate!r}: one of {list(GATES)}")
+    if gate == "none" or any(r.sure for r in readings if r.side == side and r.strength > 0):
+        return True
+    witnesses = [r for r in side_of(readings, side).witnesses if r.strength > 0]
+    return gate == "sure_or_two" and len(witnesses) >= 2
+
+
 @dataclass(frozen=True)
 class OutcomeModel:
-    """Coefficients for True and False (not decidable is the reference class at 0) and the
-    probability at which each is proposed."""
+    """Coefficients for True and False (not decidable is the reference class at 0), the
+    probability at which each is proposed, and what each asks of its own side's readings."""
 
     coefficients: dict[str, list[float]]
     thresholds: dict[str, float]
+    gates: dict[str, str] = field(default_factory=lambda: {"true": "sure", "false": "sure"})
 
     def probabilities(self, x: list[float]) -> dict[str, float]:
         scores = {
@@ -163,9 +186,13 @@ def outcome_model(path: Path = MODEL_PATH) -> OutcomeModel:
     data = json.loads(path.read_text(encoding="utf-8"))
     if tuple(data["features"]) != FEATURES:
         raise ValueError(f"{path}: fitted on features {data['features']}, not {list(FEATURES)}")
+    gates = {k: str(v) for k, v in data.get("gates", {"true": "sure", "false": "sure"}).items()}
+    if set(gates) != {"true", "false"} or not set(gates.values()) <= set(GATES):
+        raise ValueError(f"{path}: gates {gates} are not one of {list(GATES)} for true and false")
     return OutcomeModel(
         coefficients={k: [float(v) for v in data["coefficients"][k]] for k in ("true", "false")},
         thresholds={k: float(data["thresholds"][k]) for k in ("true", "false")},
+        gates=gates,
     )
 
 
@@ -190,7 +217,9 @@ def outcome_propose(readings: list[Reading], model: OutcomeModel | None = None) 
     # An outcome is proposed, or leaned to, only where it is likelier than "not decidable".
     read = any(r.strength > 0 for r in readings)
     likeliest = read and probabilities[side] > probabilities["invalid"]
-    proposed = side if likeliest and probabilities[side] >= model.thresholds[side] else "invalid"
+    reached = probabilities[side] >= model.thresholds[side]
+    gated = gate_passes(readings, SUPPORT if side == "true" else REFUTE, model.gates[side])
+    proposed = side if likeliest and reached and gated else "invalid"
     lean = side if likeliest else "invalid"
     return OutcomeProposal(
         probabilities=probabilities,
@@ -254,19 +283,6 @@ def mover_text(mover: Mover, outcome: str) -> str:
     )
 
 
-# The reader's confidence a reading needs to count on its own (`decisions.decide`'s default).
-SURE = ("medium", "high")
-
-
-def _sure_side(hits: list[EvidenceHit], outcome: str, question: ClaimQuestion) -> bool:
-    """Whether a reading of the outcome's side was read as surely as counting asks."""
-    side = SUPPORT if outcome == "true" else REFUTE
-    return any(
-        hit.stance == side and hit.confidence in SURE and reading_of(hit, question=question)
-        for hit in hits
-    )
-
-
 def proposal_for(
     hits: list[EvidenceHit], *, question: ClaimQuestion, model: OutcomeModel | None = None
 ) -> dict[str, Any]:
@@ -274,16 +290,14 @@ def proposal_for(
     probabilities, the outcome proposed, the lean and its text, the thresholds, the witnesses
     that moved the proposed (or leaning) outcome most, and the readings it was weighed from.
 
-    An outcome is proposed only where at least one reading of its side was read as surely as
-    counting asks: readings the reader was unsure of lean a claim, and never decide it alone (one
-    unsure refutation of an official page made a true demo fact False)."""
+    An outcome is proposed only where its side's readings pass the model's gate (`GATES`): a
+    single reading the reader was unsure of leans a claim and never decides it alone (one unsure
+    refutation of an official page made a true demo fact False)."""
     model = model or outcome_model()
     aside = set_aside(hits, passes=lambda h: reading_of(h, question=question) is not None)
     kept = [h for h in hits if id(h) not in aside]
     readings = readings_of(kept, question=question)
     proposal = outcome_propose(readings, model)
-    if proposal.proposed != "invalid" and not _sure_side(kept, proposal.proposed, question):
-        proposal = replace(proposal, proposed="invalid")
     moved_outcome = proposal.proposed if proposal.proposed != "invalid" else proposal.lean
     moved = movers(readings, moved_outcome, model) if moved_outcome != "invalid" else []
     return {
@@ -292,6 +306,7 @@ def proposal_for(
         "lean": proposal.lean,
         "text": proposal_text(proposal),
         "thresholds": dict(model.thresholds),
+        "gates": dict(model.gates),
         "moved": moved_outcome,
         "movers": [
             {

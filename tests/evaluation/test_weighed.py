@@ -20,13 +20,14 @@ NAMES = {"true": "SUPPORTS", "false": "REFUTES", "invalid": "NOT_ENOUGH_INFO"}
 LABELS = ["SUPPORTS", "REFUTES", "NOT_ENOUGH_INFO"]
 
 
-def _reading(side: str, publisher: str) -> dict[str, object]:
+def _reading(side: str, publisher: str, *, sure: bool = True) -> dict[str, object]:
     return {
         "side": side,
         "publisher": publisher,
         "weight": 1.0,
         "probability": 0.95,
         "url": f"https://{publisher}/a",
+        "sure": sure,
     }
 
 
@@ -56,3 +57,29 @@ def test_the_weighed_proposal_is_scored_with_its_coverage(monkeypatch: pytest.Mo
     assert report["decisive_precision"] == {"true": 1.0, "false": 0.5}
     assert abs(sum(report["proposals"][0]["probabilities"].values()) - 1.0) < 1e-3
     assert "coverage 0.750" in weighed.weighed_line(report)
+
+
+def test_the_weighed_proposal_asks_what_the_product_asks_of_a_side(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One unsure refutation leans a claim and never decides it; the gate is the model's."""
+    monkeypatch.setattr(weighed, "outcome_model", lambda: MODEL)
+    unsure = [_claim("1", "false", [_reading("refute", "c.example", sure=False)])]
+    assert weighed.weighed_report(unsure, NAMES, LABELS)["proposals"][0]["proposed"] == "invalid"
+    two = [
+        _claim(
+            "2",
+            "false",
+            [
+                _reading("refute", "c.example", sure=False),
+                _reading("refute", "d.example", sure=False),
+            ],
+        )
+    ]
+    assert weighed.weighed_report(two, NAMES, LABELS)["proposals"][0]["proposed"] == "invalid"
+    lenient = OutcomeModel(
+        MODEL.coefficients, MODEL.thresholds, {"true": "sure", "false": "sure_or_two"}
+    )
+    monkeypatch.setattr(weighed, "outcome_model", lambda: lenient)
+    assert weighed.weighed_report(two, NAMES, LABELS)["proposals"][0]["proposed"] == "false"
+    assert weighed.weighed_report(unsure, NAMES, LABELS)["proposals"][0]["proposed"] == "invalid"

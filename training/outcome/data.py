@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from decisions.weighing import OUTCOMES, Reading, features
+from decisions.types import REFUTE, SUPPORT
+from decisions.weighing import GATES, OUTCOMES, Reading, features, gate_passes
 
 # The one run status whose readings are the ones the product weighed; a claim rejected at
 # submission or failed in the pipeline was never weighed and says nothing about the model.
@@ -31,6 +32,8 @@ class Claim:
     """An Outcome value: "true", "false" or "invalid"."""
     x: list[float]
     """`decisions.weighing.features` of the claim's readings."""
+    gates: dict[str, dict[str, bool]] = field(default_factory=dict)
+    """For "true" and "false", which of `decisions.weighing.GATES` its side's readings pass."""
 
     def fold(self, folds: int) -> int:
         """The claim's cross-validation fold, from a hash of its dataset and key: the same
@@ -65,6 +68,10 @@ class Data:
         """Each claim's gold outcome as its index in OUTCOMES."""
         return np.asarray([OUTCOMES.index(c.gold) for c in self.claims], dtype=np.int64)
 
+    def gated(self, outcome: str, gate: str) -> np.ndarray:
+        """Which claims' readings pass `gate` for `outcome` ("true" or "false")."""
+        return np.asarray([c.gates[outcome][gate] for c in self.claims], dtype=bool)
+
     def gold_counts(self) -> dict[str, int]:
         counts = Counter(c.gold for c in self.claims)
         return {outcome: counts[outcome] for outcome in OUTCOMES}
@@ -85,6 +92,7 @@ def reading(raw: Any, *, where: str) -> Reading:
             probability=float(raw["probability"]),
             url=str(raw.get("url", "")),
             named=float(raw.get("named", 1.0)),
+            sure=bool(raw.get("sure", False)),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ReportError(f"{where}: a reading lacks or mistypes {exc}") from exc
@@ -102,7 +110,11 @@ def claim(raw: dict[str, Any], *, dataset: str, where: str, own_pages_only: bool
     if own_pages_only:
         own = set(raw.get("page_urls") or ())
         readings = [r for r in readings if r.url in own]
-    return Claim(dataset=dataset, key=str(raw["key"]), gold=gold, x=features(readings))
+    gates = {
+        outcome: {gate: gate_passes(readings, side, gate) for gate in GATES}
+        for outcome, side in (("true", SUPPORT), ("false", REFUTE))
+    }
+    return Claim(dataset=dataset, key=str(raw["key"]), gold=gold, x=features(readings), gates=gates)
 
 
 def read_report(path: Path, data: Data, *, own_pages_only: bool = False) -> None:

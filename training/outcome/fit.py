@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from decisions.weighing import FEATURES, OUTCOMES
+from decisions.weighing import FEATURES, GATES, OUTCOMES
 from training.outcome import logistic, thresholds
 from training.outcome.data import Data, read_reports
 
@@ -78,6 +78,41 @@ def by_dataset(data: Data, held_out: np.ndarray, proposed: list[str]) -> dict[st
     return figures
 
 
+def _gate(
+    p: np.ndarray,
+    gold: list[str],
+    outcome: str,
+    data: Data,
+    by_gate: dict[str, thresholds.Threshold],
+    *,
+    read: np.ndarray,
+    precision: float,
+) -> tuple[str, dict[str, dict[str, int]]]:
+    """The outcome's gate: the strictest, unless a looser one gives the outcome more often and
+    the claims it adds over the strictest are themselves right `precision` of the time (the
+    threshold rule alone would let weaker evidence's decisions ride on the precision of the
+    stronger's). Also, for each looser gate, the claims it adds and how many are right."""
+    right = np.asarray([g == outcome for g in gold])
+    strict = GATES[0]
+    base = (
+        thresholds.given(p, outcome, read, data.gated(outcome, strict), by_gate[strict].threshold)
+        if by_gate[strict].threshold < thresholds.NEVER
+        else np.zeros(len(p), dtype=bool)
+    )
+    best, added_by = strict, {}
+    for gate in GATES[1:]:
+        choice = by_gate[gate]
+        if choice.threshold >= thresholds.NEVER:
+            continue
+        gated = data.gated(outcome, gate)
+        added = thresholds.given(p, outcome, read, gated, choice.threshold) & ~base
+        added_by[gate] = {"added": int(added.sum()), "added_right": int(right[added].sum())}
+        better = choice.decisions > by_gate[best].decisions
+        if better and added.any() and float(right[added].mean()) >= precision:
+            best = gate
+    return best, added_by
+
+
 def run(
     paths: list[Path],
     *,
@@ -85,6 +120,7 @@ def run(
     balanced: bool = True,
     precision: float = 0.8,
     min_decisions: int = 10,
+    min_group: int = 5,
     folds: int = FOLDS,
     own_pages_only: bool = False,
 ) -> dict[str, Any]:
@@ -95,24 +131,42 @@ def run(
     gold = [c.gold for c in data.claims]
     held_out = cross_validate(data, folds=folds, l2=l2, balanced=balanced)
     read = thresholds.was_read(data.x)
-    chosen = {
-        outcome: thresholds.choose(
-            held_out, gold, outcome, precision=precision, min_decisions=min_decisions, read=read
-        )
-        for outcome in (thresholds.TRUE, thresholds.FALSE)
-    }
+    groups = np.asarray([c.dataset for c in data.claims])
+    chosen: dict[str, thresholds.Threshold] = {}
+    gates: dict[str, str] = {}
+    tried: dict[str, dict[str, Any]] = {}
+    for outcome in (thresholds.TRUE, thresholds.FALSE):
+        by_gate = {
+            gate: thresholds.choose(
+                held_out,
+                gold,
+                outcome,
+                precision=precision,
+                min_decisions=min_decisions,
+                read=read,
+                gated=data.gated(outcome, gate),
+                groups=groups,
+                min_group=min_group,
+            )
+            for gate in GATES
+        }
+        gate, added = _gate(held_out, gold, outcome, data, by_gate, read=read, precision=precision)
+        chosen[outcome], gates[outcome] = by_gate[gate], gate
+        tried[outcome] = {g: asdict(choice) | added.get(g, {}) for g, choice in by_gate.items()}
     cut = {outcome: choice.threshold for outcome, choice in chosen.items()}
+    gated = {outcome: data.gated(outcome, gate) for outcome, gate in gates.items()}
     final = logistic.fit(data.x, data.y, l2=l2, balanced=balanced)
     coefficients = {
         outcome: [round(float(v), DIGITS) for v in row]
         for outcome, row in zip(OUTCOMES, final.coefficients, strict=False)
     }
     fitted = logistic.probabilities(data.x, final.coefficients)
-    proposed = thresholds.propose(held_out, cut, read)
+    proposed = thresholds.propose(held_out, cut, read, gated)
     return {
         "features": list(FEATURES),
         "coefficients": coefficients,
         "thresholds": cut,
+        "gates": gates,
         "card": {
             "data": {
                 "reports": [asdict(source) for source in data.sources],
@@ -139,12 +193,17 @@ def run(
                 "rule": (
                     f"lowest of {thresholds.GRID[0]} to {thresholds.GRID[-1]} by 0.01 at which "
                     f"at least {precision} of the claims given the outcome are right, over at "
-                    f"least {min_decisions} of them; {thresholds.NEVER} (never proposed) where "
-                    "none is"
+                    f"least {min_decisions} of them, and no dataset given it {min_group} times or "
+                    f"more right less often; {thresholds.NEVER} (never proposed) where none is; "
+                    "with each gate of decisions.weighing.GATES, the one that gives the outcome "
+                    "most often kept"
                 ),
                 "chosen_on": f"pooled held-out predictions of {folds} folds by claim key hash",
                 "precision": precision,
                 "min_decisions": min_decisions,
+                "min_group": min_group,
+                "gates": gates,
+                "gates_tried": tried,
                 **{outcome: asdict(choice) for outcome, choice in chosen.items()},
             },
             "figures": {
@@ -201,9 +260,18 @@ def describe(model: dict[str, Any]) -> str:
             )
         else:
             lines.append(
-                f"Threshold {outcome}: {choice['threshold']:.2f} (held-out precision "
-                f"{choice['precision']:.3f} over {choice['decisions']} claims)"
+                f"Threshold {outcome}: {choice['threshold']:.2f}, gate {chosen['gates'][outcome]} "
+                f"(held-out precision {choice['precision']:.3f} over {choice['decisions']} claims)"
             )
+        for gate, tried in chosen["gates_tried"][outcome].items():
+            found = (
+                f"{tried['threshold']:.2f}: {tried['precision']:.3f} over {tried['decisions']}"
+                if tried["threshold"] < thresholds.NEVER
+                else "none qualifies"
+            )
+            if "added" in tried:
+                found += f"; adds {tried['added']}, {tried['added_right']} right"
+            lines.append(f"  gate {gate:<12} {found}")
     validated = card["figures"]
     lines.append(
         f"Figures (the model on pooled held-out predictions of {validated['folds']} folds; "
@@ -253,6 +321,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--precision", type=float, default=0.8, help="precision to propose at")
     parser.add_argument("--min-decisions", type=int, default=10, help="claims to show it")
+    parser.add_argument(
+        "--min-group",
+        type=int,
+        default=5,
+        help="a dataset given an outcome this often must be right --precision of the time too",
+    )
     parser.add_argument("--folds", type=int, default=FOLDS, help="cross-validation folds")
     args = parser.parse_args(argv)
     if args.own_pages_only and args.out:
@@ -266,6 +340,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             balanced=args.balanced,
             precision=args.precision,
             min_decisions=args.min_decisions,
+            min_group=args.min_group,
             folds=args.folds,
             own_pages_only=args.own_pages_only,
         )

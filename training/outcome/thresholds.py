@@ -5,7 +5,10 @@ true and false (true on a tie), and that outcome is proposed where its probabili
 threshold, it is likelier than "not decidable" (`likeliest`), and something was read
 (`was_read`); otherwise the claim is left "invalid" (not decided). Each threshold is the lowest
 on GRID at which, among the claims that would be given that outcome, at least `precision` are
-right, with at least `min_decisions` such claims to show it; NEVER where none is.
+right, with at least `min_decisions` such claims to show it, and no dataset given it `min_group`
+times or more right less often; NEVER where none is. A proposal also asks its side's readings to
+pass the outcome's gate (`decisions.weighing.GATES`), chosen with the threshold: of the gates
+whose threshold qualifies, the one that gives the outcome most often.
 """
 
 from __future__ import annotations
@@ -52,14 +55,46 @@ def likeliest(p: np.ndarray) -> np.ndarray:
     return np.max(p[:, :2], axis=1) > p[:, 2]
 
 
-def propose(p: np.ndarray, thresholds: dict[str, float], read: np.ndarray) -> list[str]:
-    """The outcome the product proposes for each row of probabilities (`read`: `was_read`)."""
+def propose(
+    p: np.ndarray,
+    thresholds: dict[str, float],
+    read: np.ndarray,
+    gated: dict[str, np.ndarray] | None = None,
+) -> list[str]:
+    """The outcome the product proposes for each row of probabilities (`read`: `was_read`;
+    `gated`: for "true" and "false", which rows pass that outcome's gate, all when None)."""
     out = []
-    for row, lean, any_read, first in zip(p, leans(p), read, likeliest(p), strict=True):
+    for n, (row, lean, any_read, first) in enumerate(
+        zip(p, leans(p), read, likeliest(p), strict=True)
+    ):
         outcome = OUTCOMES[lean]
-        given = any_read and first and row[lean] >= thresholds[outcome]
+        passes = gated is None or bool(gated[outcome][n])
+        given = any_read and first and passes and row[lean] >= thresholds[outcome]
         out.append(outcome if given else INVALID)
     return out
+
+
+def _each_group_holds(
+    given: np.ndarray, right: np.ndarray, groups: np.ndarray | None, precision: float, least: int
+) -> bool:
+    """Whether every group (dataset) given the outcome `least` times or more is right at least
+    `precision` of the time: a threshold met overall can fail one kind of claim badly."""
+    if groups is None:
+        return True
+    for group in np.unique(groups[given]):
+        mine = given & (groups == group)
+        if int(mine.sum()) >= least and float(right[mine].sum()) / int(mine.sum()) < precision:
+            return False
+    return True
+
+
+def given(
+    p: np.ndarray, outcome: str, read: np.ndarray, gated: np.ndarray, threshold: float
+) -> np.ndarray:
+    """Which claims are given `outcome` at `threshold`, behind its gate (`gated`)."""
+    column = OUTCOMES.index(outcome)
+    leaning = (leans(p) == column) & read & likeliest(p) & gated
+    return leaning & (p[:, column] >= threshold)
 
 
 def choose(
@@ -70,11 +105,18 @@ def choose(
     precision: float,
     min_decisions: int,
     read: np.ndarray,
+    gated: np.ndarray | None = None,
+    groups: np.ndarray | None = None,
+    min_group: int = 5,
 ) -> Threshold:
     """The lowest threshold on GRID whose proposals of `outcome` are right at least `precision`
-    of the time, over at least `min_decisions` proposals."""
+    of the time, over at least `min_decisions` proposals; only rows that pass the outcome's
+    gate (`gated`) are proposed, and with `groups`, each group given it `min_group` times or
+    more must be right `precision` of the time too."""
     column = OUTCOMES.index(outcome)
     leaning = (leans(p) == column) & read & likeliest(p)
+    if gated is not None:
+        leaning = leaning & gated
     right = np.asarray([g == outcome for g in gold])
     for threshold in GRID:
         given = leaning & (p[:, column] >= threshold)
@@ -82,7 +124,7 @@ def choose(
         if decisions < min_decisions:
             break  # fewer claims still at any higher threshold
         share = float(right[given].sum()) / decisions
-        if share >= precision:
+        if share >= precision and _each_group_holds(given, right, groups, precision, min_group):
             return Threshold(outcome, threshold, round(share, 4), decisions)
     return Threshold(outcome, NEVER, None, 0)
 
