@@ -362,5 +362,5 @@ def test_the_fit_chooses_the_gate_that_decides_most_at_the_precision_asked(tmp_p
     assert tried[model.gates["false"]]["decisions"] == max(t["decisions"] for t in tried.values())
     assert tried[model.gates["false"]]["precision"] >= 0.8
     assert model.gates["true"] == "sure"  # every supported claim has a sure reading: a tie
-    two = [Reading(**r) for r in _unsure("refute", 2)]
+    two = [Reading(side="refute", publisher=p, weight=0.9, probability=0.6) for p in PUBLISHERS[:2]]
     assert outcome_propose(two, model).proposed == "false"
