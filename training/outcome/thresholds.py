@@ -113,18 +113,15 @@ def choose(
     of the time, over at least `min_decisions` proposals; only rows that pass the outcome's
     gate (`gated`) are proposed, and with `groups`, each group given it `min_group` times or
     more must be right `precision` of the time too."""
-    column = OUTCOMES.index(outcome)
-    leaning = (leans(p) == column) & read & likeliest(p)
-    if gated is not None:
-        leaning = leaning & gated
+    passes = np.ones(len(p), dtype=bool) if gated is None else gated
     right = np.asarray([g == outcome for g in gold])
     for threshold in GRID:
-        given = leaning & (p[:, column] >= threshold)
-        decisions = int(given.sum())
+        proposed = given(p, outcome, read, passes, threshold)
+        decisions = int(proposed.sum())
         if decisions < min_decisions:
             break  # fewer claims still at any higher threshold
-        share = float(right[given].sum()) / decisions
-        if share >= precision and _each_group_holds(given, right, groups, precision, min_group):
+        share = float(right[proposed].sum()) / decisions
+        if share >= precision and _each_group_holds(proposed, right, groups, precision, min_group):
             return Threshold(outcome, threshold, round(share, 4), decisions)
     return Threshold(outcome, NEVER, None, 0)
 
