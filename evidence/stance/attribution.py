@@ -35,6 +35,11 @@ _ATTRIBUTION = re.compile(
             # "Posts shared on Facebook claimed ...": the source, a few words, then its saying
             # verb, all within one stretch of the sentence (no punctuation between).
             rf"\b{_RUMOUR_SOURCES}(?:[^\S\n]+[\w'-]+){{0,5}}?[^\S\n]+{_SAYING}\b",
+            # "Everyone is sharing that ...", "people are saying that ...": hearsay handed to
+            # the crowd, which the page passes on without asserting.
+            r"\b(?:everyone|everybody|people|users|lots\s+of\s+people)\s+"
+            r"(?:is\s+|are\s+|were\s+|was\s+|have\s+been\s+|has\s+been\s+)?"
+            r"(?:shar|spread|repost|post|say|said|claim|tweet)\w*\s+(?:online\s+)?that\b",
             # "Claims circulating online ...", "according to a viral post ..."
             r"\b(?:claims?|rumou?rs?|posts?|messages?)\s+(?:circulating|shared|spreading)\b",
             rf"\baccording\s+to\s+(?:an?\s+|the\s+|some\s+)?{_RUMOUR_SOURCES}",

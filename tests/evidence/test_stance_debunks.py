@@ -63,13 +63,25 @@ def test_a_rumour_with_a_debunk_cue_refutes_it(body: str) -> None:
     assert _read(MICROCHIPS, body).stance == Stance.REFUTE
 
 
-def test_a_rumour_repeated_without_a_debunk_is_not_support() -> None:
-    body = (
+@pytest.mark.parametrize(
+    "body",
+    [
         "A viral post claims that the Covalin vaccine contains microchips. The post had been "
-        "shared 40,000 times by Wednesday evening."
-    )
-
+        "shared 40,000 times by Wednesday evening.",
+        # Hearsay handed to the crowd: the page passes it on without asserting it.
+        "Everyone is sharing that the Covalin vaccine contains microchips. If true, it would "
+        "be a scandal.",
+        "People are saying that the Covalin vaccine contains microchips.",
+    ],
+)
+def test_a_rumour_repeated_without_a_debunk_is_not_support(body: str) -> None:
     assert _read(MICROCHIPS, body).stance == Stance.NEUTRAL
+
+
+def test_a_page_that_says_it_shares_that_data_asserts_what_it_says() -> None:
+    body = "The regulator said that the Covalin vaccine contains microchips, sharing that data."
+
+    assert _read(MICROCHIPS, body).stance == Stance.SUPPORT
 
 
 def test_debunking_the_opposite_of_the_claim_says_nothing_clear() -> None:
