@@ -214,10 +214,12 @@ def _combined(lexical: Judgement, modelled: Judgement) -> Judgement:
             lexical.stance == Stance.REFUTE
             and modelled.confidence == Confidence.LOW
             and modelled.score >= MODEL_AGREE
+            and (agreeing or "date_outside" not in modelled.reasons)
         ):
             # The model leans to a refutation and a rule finds the contradiction it reads
             # (another number, a negated event, an opposite verb): two readers that fail in
-            # different ways agreeing.
+            # different ways agreeing. A refutation the date rule made of the model's reading
+            # is that one rule, not a second reader: it agrees only with another rule.
             return replace(
                 modelled,
                 confidence=Confidence.MEDIUM,

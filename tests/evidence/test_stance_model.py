@@ -154,6 +154,22 @@ def test_a_support_the_model_only_leans_to_counts_when_the_lexical_scorer_is_sur
     )
 
 
+def test_a_refutation_the_date_rule_made_agrees_only_with_another_rule() -> None:
+    """A later report of the event, dated by its dateline: the date rule moves the model's
+    support to a refutation, and the lexical scorer's same date rule is no second reader."""
+    moved = _judgement(Stance.REFUTE, 0.53, Confidence.LOW, ["model", "date_outside"])
+    dated = _judgement(Stance.REFUTE, 0.8, Confidence.MEDIUM, ["date_outside"])
+    dated_and_negated = _judgement(
+        Stance.REFUTE, 0.8, Confidence.MEDIUM, ["date_outside", "polarity"]
+    )
+    leaning = _judgement(Stance.REFUTE, 0.53, Confidence.LOW, ["model"])
+
+    assert _combined(dated, moved).confidence == Confidence.LOW
+    assert _combined(dated_and_negated, moved).confidence == Confidence.MEDIUM
+    assert "polarity" in _combined(dated_and_negated, moved).reasons
+    assert _combined(dated, leaning).confidence == Confidence.MEDIUM
+
+
 def test_the_claims_number_written_otherwise_is_not_read_as_another_number() -> None:
     """The model alone reads "6.96 million" against "approximately 7 million" as a refutation;
     the lexical scorer compares the values, and its reading stands. The same value exactly,
