@@ -18,7 +18,7 @@ from claimcheck.words import stem, tokens
 NEGATIONS = frozenset(
     (
         "not no never cannot neither nor none nothing nobody nowhere without lack lacks lacking "
-        "fail fails failed unable"
+        "fail fails failed unable refuse refuses refused refusing"
     ).split()
 )
 # Contractions written without their apostrophe, as web addresses, headlines made from them and

@@ -318,10 +318,23 @@ def hedged(text: str) -> bool:
     return any(w in HEDGES for w in words(text))
 
 
+# Irregular forms the light stemmer cannot bring to their verb ("fell" is "fall"), for the verbs
+# of the antonym pairs.
+_IRREGULAR = {
+    "rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow",
+    "grown": "grow", "shrank": "shrink", "shrunk": "shrink", "began": "begin",
+    "begun": "begin", "froze": "freeze", "frozen": "freeze", "shut": "shut",
+}  # fmt: skip
+
+
+def _stems(text: str) -> set[str]:
+    return {stem(_IRREGULAR.get(w, w)) for w in words(text)}
+
+
 def antonym_clash(claim_text: str, passage: str) -> set[str]:
     """Claim words whose opposite the passage uses while not using the word itself."""
-    claim_stems = set(tokens(claim_text)) | {stem(w) for w in words(claim_text)}
-    passage_stems = {stem(w) for w in words(passage)}
+    claim_stems = set(tokens(claim_text)) | _stems(claim_text)
+    passage_stems = _stems(passage)
     clashes = set()
     for word in claim_stems:
         opposite = ANTONYMS.get(word, set())

@@ -58,6 +58,28 @@ def test_did_not_approve_says_what_prohibited_says() -> None:
 
 
 @pytest.mark.parametrize(
+    ("claim", "sentence", "reason"),
+    [
+        # an irregular past is the verb's own opposite ("fell" against "rise")
+        ("Union car sales fell 4% in May 2024.", "Union car sales rise 4% in May.", "antonym"),
+        ("Union car sales rose 4% in May 2024.", "Union car sales fell 4% in May.", "antonym"),
+        # "refused to authorise" denies what "authorised" states
+        (
+            "The Medicines Agency refused to authorise the Nasoflu vaccine.",
+            "The Medicines Agency authorised the Nasoflu vaccine on 24 October 2024.",
+            "polarity",
+        ),
+    ],
+)
+def test_an_opposite_verb_or_a_refusal_is_a_contradiction_a_rule_finds(
+    claim: str, sentence: str, reason: str
+) -> None:
+    read = judge(ClaimSignals.of(claim, None, None), sentence, cosine=0.8, reference=None)
+    assert read.stance == Stance.REFUTE
+    assert reason in read.reasons
+
+
+@pytest.mark.parametrize(
     ("claim", "names"),
     [
         ("Aurora-2 retired in January 2024", {"aurora-2"}),
