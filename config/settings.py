@@ -219,7 +219,7 @@ STANCE_MODEL_THREADS = env_int("CLAIMCHECK_STANCE_THREADS", default=1, minimum=1
 # The strong stance reader, and how many sentences of each page it reads (the fast model picks
 # them; DATA_CARD.md in training/stance says how the number was chosen).
 STANCE_STRONG_MODEL_DIR = env_str(
-    "CLAIMCHECK_STANCE_STRONG_MODEL", str(BASE_DIR / "evidence" / "stance" / "strong")
+    "CLAIMCHECK_STANCE_STRONG_MODEL", str(BASE_DIR / "evidence" / "stance" / "strong-2")
 )
 STANCE_PICK = env_int("CLAIMCHECK_STANCE_PICK", default=12, minimum=1)
 # Drop query text from logs when it may carry personal data.

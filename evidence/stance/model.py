@@ -11,7 +11,7 @@ load, `get()` logs a warning once and answers None, and the caller falls back to
 scorer.
 
 Two readers may ship. The fast one (`evidence/stance/model/`) reads every candidate sentence of a
-page; the strong one (`evidence/stance/strong/`, a larger cross-encoder) reads only the
+page; the strong one (`evidence/stance/strong-2/`, a larger cross-encoder) reads only the
 `STANCE_PICK` sentences that bear most on the claim (`pick.py`: the fast one's readings, BM25
 and the embedding cosine), and its readings stand for them (`read_where_it_decides`). The
 other sentences read as neither: what the fast reader would have said of them is what the

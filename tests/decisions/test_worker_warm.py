@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
 from django_q.tasks import async_task, result
 
 from claimcheck.queue import ORM
@@ -67,7 +68,8 @@ def test_workers_inherit_the_models_the_cluster_loaded_before_it_forked(tmp_path
             second = _run(broker, log)
     finally:
         broker.delete_queue()
-    held = {"stance models": ["model", "strong"], "loaded in": [cluster.pid]}
+    readers = sorted(Path(d).name for d in (settings.STANCE_MODEL_DIR, settings.STANCE_STRONG_MODEL_DIR))
+    held = {"stance models": readers, "loaded in": [cluster.pid]}
     for answer in (first, second):
         assert {k: answer[k] for k in held} == held
         assert answer["language detector"] is True

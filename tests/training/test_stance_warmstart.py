@@ -12,15 +12,16 @@ from onnx import numpy_helper
 from training.stance import warmstart
 
 STANCE = Path(__file__).resolve().parents[2] / "evidence" / "stance"
+STRONG = STANCE / "strong-2"  # the strong reader that ships (config.settings)
 
 
 def test_each_shipped_copy_says_which_kind_it_is() -> None:
     assert warmstart.kind_of(STANCE / "model" / "stance.onnx") == "int8"
-    assert warmstart.kind_of(STANCE / "strong" / "stance.onnx") == "fp32"
+    assert warmstart.kind_of(STRONG / "stance.onnx") == "fp32"
 
 
 def test_the_half_stored_copy_gives_back_every_weight_of_the_encoder_and_its_head() -> None:
-    weights = warmstart.shipped_weights(STANCE / "strong" / "stance.onnx")
+    weights = warmstart.shipped_weights(STRONG / "stance.onnx")
 
     for layer in range(12):
         for part in ("attn.q", "attn.k", "attn.v", "attn.o"):
@@ -39,7 +40,7 @@ def test_the_half_stored_copy_gives_back_every_weight_of_the_encoder_and_its_hea
 
 
 def test_a_weight_read_back_is_the_stored_one_cast_to_fp32() -> None:
-    path = STANCE / "strong" / "stance.onnx"
+    path = STRONG / "stance.onnx"
     stored = {
         tensor.name: numpy_helper.to_array(tensor)
         for tensor in onnx.load(str(path)).graph.initializer
