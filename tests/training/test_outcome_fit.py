@@ -34,13 +34,15 @@ def _readings(side: str, count: int, probability: float) -> list[dict[str, objec
     ]
 
 
-def _write_report(path: Path, claims: list[tuple[str, list[dict[str, object]]]]) -> Path:
+def _write_report(
+    path: Path, claims: list[tuple[str, list[dict[str, object]]]], dataset: str = "clear"
+) -> Path:
     results = [
         {"key": str(number), "text": f"Claim {number}", "gold": gold, "status": "decided"}
         | {"readings": readings}
         for number, (gold, readings) in enumerate(claims)
     ]
-    path.write_text(json.dumps({"dataset": "clear", "results": results}), encoding="utf-8")
+    path.write_text(json.dumps({"dataset": dataset, "results": results}), encoding="utf-8")
     return path
 
 
@@ -364,3 +366,26 @@ def test_the_fit_chooses_the_gate_that_decides_most_at_the_precision_asked(tmp_p
     assert model.gates["true"] == "sure"  # every supported claim has a sure reading: a tie
     two = [Reading(side="refute", publisher=p, weight=0.9, probability=0.6) for p in PUBLISHERS[:2]]
     assert outcome_propose(two, model).proposed == "false"
+
+
+def test_a_looser_gate_must_hold_on_each_dataset_it_adds_claims_to(tmp_path: Path) -> None:
+    """Two unsure publishers refuting are right on one set's claims and wrong on most of the
+    other's. Over both, the claims a looser gate adds are right 43 times in 48; on the second
+    set, 3 times in 8, so the gate stays "sure"."""
+    sure = [r | {"sure": True} for r in _readings("refute", 2, 0.9)]
+    first = [("false", _unsure("refute", 2)) for _ in range(40)]
+    first += [("false", sure)] * 40 + [("invalid", [])] * 40
+    first += [("true", [r | {"sure": True} for r in _readings("support", 2, 0.9)])] * 40
+    second = [("false", sure)] * 20 + [("invalid", [])] * 20
+    second += [("false" if n < 3 else "invalid", _unsure("refute", 2)) for n in range(8)]
+    reports = [
+        _write_report(tmp_path / "first.json", first, dataset="first"),
+        _write_report(tmp_path / "second.json", second, dataset="second"),
+    ]
+    out = tmp_path / "model.json"
+    fit.main([*map(str, reports), "--out", str(out)])
+
+    tried = json.loads(out.read_text())["card"]["thresholds"]["gates_tried"]["false"]
+    assert tried["sure_or_two"]["added"] == 48 and tried["sure_or_two"]["added_right"] == 43
+    assert tried["sure_or_two"]["decisions"] > tried["sure"]["decisions"]
+    assert outcome_model(out).gates["false"] == "sure"

@@ -87,11 +87,14 @@ def _gate(
     *,
     read: np.ndarray,
     precision: float,
+    groups: np.ndarray | None = None,
+    min_group: int = 5,
 ) -> tuple[str, dict[str, dict[str, int]]]:
     """The outcome's gate: the strictest, unless a looser one gives the outcome more often and
-    the claims it adds over the strictest are themselves right `precision` of the time (the
-    threshold rule alone would let weaker evidence's decisions ride on the precision of the
-    stronger's). Also, for each looser gate, the claims it adds and how many are right."""
+    the claims it adds over the strictest are themselves right `precision` of the time, overall
+    and in each dataset it adds `min_group` or more to (the threshold rule alone would let
+    weaker evidence's decisions ride on the precision of the stronger's, and one dataset's on
+    another's). Also, for each looser gate, the claims it adds and how many are right."""
     right = np.asarray([g == outcome for g in gold])
     strict = GATES[0]
     base = (
@@ -108,7 +111,10 @@ def _gate(
         added = thresholds.given(p, outcome, read, gated, choice.threshold) & ~base
         added_by[gate] = {"added": int(added.sum()), "added_right": int(right[added].sum())}
         better = choice.decisions > by_gate[best].decisions
-        if better and added.any() and float(right[added].mean()) >= precision:
+        holds = added.any() and float(right[added].mean()) >= precision
+        if better and holds and thresholds.each_group_holds(
+            added, right, groups, precision, min_group
+        ):
             best = gate
     return best, added_by
 
@@ -150,7 +156,10 @@ def run(
             )
             for gate in GATES
         }
-        gate, added = _gate(held_out, gold, outcome, data, by_gate, read=read, precision=precision)
+        gate, added = _gate(
+            held_out, gold, outcome, data, by_gate,
+            read=read, precision=precision, groups=groups, min_group=min_group,
+        )  # fmt: skip
         chosen[outcome], gates[outcome] = by_gate[gate], gate
         tried[outcome] = {g: asdict(choice) | added.get(g, {}) for g, choice in by_gate.items()}
     cut = {outcome: choice.threshold for outcome, choice in chosen.items()}

@@ -74,7 +74,7 @@ def propose(
     return out
 
 
-def _each_group_holds(
+def each_group_holds(
     given: np.ndarray, right: np.ndarray, groups: np.ndarray | None, precision: float, least: int
 ) -> bool:
     """Whether every group (dataset) given the outcome `least` times or more is right at least
@@ -121,7 +121,7 @@ def choose(
         if decisions < min_decisions:
             break  # fewer claims still at any higher threshold
         share = float(right[proposed].sum()) / decisions
-        if share >= precision and _each_group_holds(proposed, right, groups, precision, min_group):
+        if share >= precision and each_group_holds(proposed, right, groups, precision, min_group):
             return Threshold(outcome, threshold, round(share, 4), decisions)
     return Threshold(outcome, NEVER, None, 0)
 
