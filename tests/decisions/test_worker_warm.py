@@ -68,7 +68,9 @@ def test_workers_inherit_the_models_the_cluster_loaded_before_it_forked(tmp_path
             second = _run(broker, log)
     finally:
         broker.delete_queue()
-    readers = sorted(Path(d).name for d in (settings.STANCE_MODEL_DIR, settings.STANCE_STRONG_MODEL_DIR))
+    readers = sorted(
+        Path(d).name for d in (settings.STANCE_MODEL_DIR, settings.STANCE_STRONG_MODEL_DIR)
+    )
     held = {"stance models": readers, "loaded in": [cluster.pid]}
     for answer in (first, second):
         assert {k: answer[k] for k in held} == held

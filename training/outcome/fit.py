@@ -112,8 +112,10 @@ def _gate(
         added_by[gate] = {"added": int(added.sum()), "added_right": int(right[added].sum())}
         better = choice.decisions > by_gate[best].decisions
         holds = added.any() and float(right[added].mean()) >= precision
-        if better and holds and thresholds.each_group_holds(
-            added, right, groups, precision, min_group
+        if (
+            better
+            and holds
+            and thresholds.each_group_holds(added, right, groups, precision, min_group)
         ):
             best = gate
     return best, added_by
