@@ -323,7 +323,7 @@ def hedged(text: str) -> bool:
 _IRREGULAR = {
     "rose": "rise", "risen": "rise", "fell": "fall", "fallen": "fall", "grew": "grow",
     "grown": "grow", "shrank": "shrink", "shrunk": "shrink", "began": "begin",
-    "begun": "begin", "froze": "freeze", "frozen": "freeze", "shut": "shut",
+    "begun": "begin", "froze": "freeze", "frozen": "freeze",
 }  # fmt: skip
 
 
