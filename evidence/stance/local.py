@@ -133,9 +133,34 @@ def _judge(
         ]  # read lexically, a debunk counts only as a refutation
     readings = read_where_it_decides(signals.undated or signals.text, texts) or []
     return [
-        (c.span, _combined(j, _from_model(signals, passage, reading, reference)))
+        (
+            c.span,
+            _combined(
+                j,
+                _from_model(signals, passage, reading, reference),
+                leans_refute=_leans_refute(signals, passage, reading),
+            ),
+        )
         for c, j, passage, reading in zip(candidates, lexical, texts, readings, strict=True)
     ]
+
+
+# How sure the model must be that a sentence is about the claim (1 - P(neutral)) for its lean
+# to a refutation to be read at all where its likeliest label is "neutral".
+LEAN_ABOUT = 0.5
+
+
+def _leans_refute(signals: ClaimSignals, passage: str, reading: Reading) -> float:
+    """P(refute) where the model's likeliest label is "neutral" but the sentence is about the
+    claim (neutral under LEAN_ABOUT) and names all the claim's names, and a refutation is its
+    likelier side: the model half-reads a contradiction ("draws 17 million viewers" against
+    "128.4 million viewers"; "does not combine" against "began to combine"). Else 0."""
+    p = reading.probabilities
+    if reading.stance != Stance.NEUTRAL or p.get(Stance.NEUTRAL, 1.0) >= LEAN_ABOUT:
+        return 0.0
+    if p.get(Stance.REFUTE, 0.0) <= p.get(Stance.SUPPORT, 0.0) or is_question(passage):
+        return 0.0
+    return p[Stance.REFUTE] if names_all_in(signals.names, passage) else 0.0
 
 
 def judge_sentences(claim: ClaimContext, sentences: list[str]) -> list[Judgement]:
@@ -176,7 +201,7 @@ def _lexical(
     return judged
 
 
-def _combined(lexical: Judgement, modelled: Judgement) -> Judgement:
+def _combined(lexical: Judgement, modelled: Judgement, *, leans_refute: float = 0.0) -> Judgement:
     """The model reads paraphrase far better than word overlap can, but a small model is
     unreliable with numbers, negation scope, opposite verbs and reported speech, where the
     lexical rules are exact. So the rules veto and never invent: a contradiction they find
@@ -187,9 +212,27 @@ def _combined(lexical: Judgement, modelled: Judgement) -> Judgement:
     does the claim's number written otherwise; and a reading either way needs a sentence that
     is about the claim at all (its words or its meaning), not one about a like event of other
     parties. Everything else is the model's reading, and a support the model only leans to
-    counts when the lexical scorer is sure of it too."""
+    counts when the lexical scorer is sure of it too. Where the model's likeliest label is
+    "neutral" but it leans to a refutation over a support (`leans_refute`) and a rule finds the
+    contradiction, in a sentence about the claim, the two agree on a refutation too weak to
+    count alone: a low-confidence one, as sure as the model was."""
     if lexical.stance == Stance.REFUTE and modelled.stance != Stance.REFUTE:
         vetoes = [r for r in lexical.reasons if r in _VETOES]
+        contradictions = [r for r in vetoes if r != "date_outside"]
+        if (
+            leans_refute > 0
+            and contradictions
+            and "date_outside" not in lexical.reasons
+            and "attributed" not in lexical.reasons
+            and lexical.relevance >= RELEVANT
+        ):
+            return replace(
+                modelled,
+                stance=Stance.REFUTE,
+                score=round(leans_refute, 4),
+                confidence=Confidence.LOW,
+                reasons=[*modelled.reasons, "lean", *contradictions],
+            )
         return replace(
             modelled,
             stance=Stance.NEUTRAL,

@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from evidence.models import Confidence, Stance
-from evidence.stance.local import _combined, _from_model
+from evidence.stance.local import _combined, _from_model, _leans_refute
 from evidence.stance.model import Reading
 from evidence.stance.scorer import RELEVANT, ClaimSignals, Judgement, judge, undated_claim
 from evidence.stance.signals import claim_names, names_all_in
@@ -39,6 +39,56 @@ def test_a_rule_that_finds_what_the_model_leans_to_makes_the_refutation_count() 
     assert {"antonym", "agree"} <= set(combined.reasons)
     faint = _judgement(Stance.REFUTE, 0.4, Confidence.LOW, ["model"])
     assert _combined(rule, faint).confidence == Confidence.LOW
+
+
+def _reading(support: float, refute: float) -> Reading:
+    probabilities = {Stance.SUPPORT: support, Stance.REFUTE: refute}
+    probabilities[Stance.NEUTRAL] = 1.0 - support - refute
+    top = max(probabilities, key=lambda k: probabilities[k])
+    return Reading(top, probabilities[top], probabilities)
+
+
+NIGHT = "The first night of the Republican National Convention had 128.4 million viewers."
+DRAWS = "First night of 2020 Republican National Convention draws 17 million viewers."
+
+
+def test_a_rule_and_the_models_lean_agree_on_a_refutation_too_weak_to_count() -> None:
+    signals = ClaimSignals.of(NIGHT, None, None)
+    rule = judge(signals, DRAWS, cosine=0.8, reference=None)
+    assert rule.stance == Stance.REFUTE and "number_mismatch" in rule.reasons
+    reading = _reading(support=0.29, refute=0.31)
+    lean = _leans_refute(signals, DRAWS, reading)
+    assert lean == pytest.approx(0.31)
+    combined = _combined(rule, _from_model(signals, DRAWS, reading, None), leans_refute=lean)
+    assert (combined.stance, combined.confidence) == (Stance.REFUTE, Confidence.LOW)
+    assert combined.score == pytest.approx(0.31)
+    assert {"lean", "number_mismatch"} <= set(combined.reasons)
+
+
+@pytest.mark.parametrize(
+    ("reading", "sentence"),
+    [
+        # the model leans to a support: the rule alone vetoes it
+        (_reading(support=0.31, refute=0.29), DRAWS),
+        # the model is more sure the sentence is not about the claim at all
+        (_reading(support=0.1, refute=0.3), DRAWS),
+        # another party's convention: the sentence does not name the claim's event
+        (
+            _reading(support=0.29, refute=0.31),
+            "The first night of the Democratic National Convention drew 17 million viewers.",
+        ),
+    ],
+)
+def test_without_the_models_lean_about_the_claims_own_event_a_rule_invents_nothing(
+    reading: Reading, sentence: str
+) -> None:
+    signals = ClaimSignals.of(NIGHT, None, None)
+    rule = judge(signals, sentence, cosine=0.8, reference=None)
+    assert rule.stance == Stance.REFUTE
+    lean = _leans_refute(signals, sentence, reading)
+    assert lean == 0.0
+    combined = _combined(rule, _from_model(signals, sentence, reading, None), leans_refute=lean)
+    assert combined.stance == Stance.NEUTRAL
 
 
 def test_a_refutation_needs_a_sentence_about_the_claim() -> None:
