@@ -290,9 +290,10 @@ def proposal_for(
     probabilities, the outcome proposed, the lean and its text, the thresholds, the witnesses
     that moved the proposed (or leaning) outcome most, and the readings it was weighed from.
 
-    An outcome is proposed only where its side's readings pass the model's gate (`GATES`): a
-    single reading the reader was unsure of leans a claim and never decides it alone (one unsure
-    refutation of an official page made a true demo fact False)."""
+    An outcome is proposed only where its side's readings pass the model's gate for it
+    (`GATES`), chosen by the fit on the calibration claims: behind "sure" or "sure_or_two" a
+    single reading the reader was unsure of leans a claim and never decides it alone; behind
+    "none" it may, where the calibration claims showed such proposals right often enough."""
     model = model or outcome_model()
     aside = set_aside(hits, passes=lambda h: reading_of(h, question=question) is not None)
     kept = [h for h in hits if id(h) not in aside]
