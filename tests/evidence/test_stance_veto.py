@@ -42,7 +42,7 @@ def test_a_rule_that_finds_what_the_model_leans_to_makes_the_refutation_count() 
 
 
 def _reading(support: float, refute: float) -> Reading:
-    probabilities = {Stance.SUPPORT: support, Stance.REFUTE: refute}
+    probabilities: dict[str, float] = {Stance.SUPPORT: support, Stance.REFUTE: refute}
     probabilities[Stance.NEUTRAL] = 1.0 - support - refute
     top = max(probabilities, key=lambda k: probabilities[k])
     return Reading(top, probabilities[top], probabilities)
