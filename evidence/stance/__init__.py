@@ -7,7 +7,8 @@ event date it gives is kept apart from the page's own date. The types are in typ
 """
 
 from evidence.stance.assess import assess_page
-from evidence.stance.local import assess_snippet, judge_sentences, model_confidence
+from evidence.stance.combine import model_confidence
+from evidence.stance.local import assess_snippet, judge_sentences
 from evidence.stance.types import ClaimContext, Finding
 
 __all__ = [

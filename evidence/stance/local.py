@@ -4,29 +4,25 @@ lexical rules (scorer.py), and the two readings are combined. Quotes are always 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import date, datetime
 
 from evidence.dates import find_text_dates
 from evidence.models import CONFIDENCE_RANK, Confidence, Method, Stance
 from evidence.rerank import ScoredChunk, cosine_to_first
 from evidence.stance.attribution import attributed, debunk_cues
-from evidence.stance.model import Reading, read_where_it_decides
-from evidence.stance.model import deciding as deciding_model
+from evidence.stance.combine import combined, from_model, leans_refute
 from evidence.stance.model import get as loaded_stance_model
+from evidence.stance.model import read_where_it_decides
 from evidence.stance.scorer import (
-    RELEVANT,
     Answered,
     ClaimSignals,
     Judgement,
     answered,
-    event_mention,
-    is_question,
     judge,
     judge_answer,
-    placed_inside,
 )
-from evidence.stance.signals import names_all_in, next_sentence, sentence_spans
+from evidence.stance.signals import next_sentence, sentence_spans
 from evidence.stance.types import ClaimContext, Finding
 
 _STANCE_ORDER = {Stance.REFUTE: 0, Stance.SUPPORT: 0, Stance.NEUTRAL: 1}
@@ -120,7 +116,7 @@ def _judge(
 ) -> list[tuple[tuple[int, int], Judgement] | None]:
     """Each candidate judged, in order (None for one that is not read at all): by the lexical
     scorer, and, when the stance model loads, by the model with the lexical scorer's precise
-    rules kept over it (`_combined`)."""
+    rules kept over it (`combine.combined`)."""
     if not candidates:
         return []
     texts = [text[c.span[0] : c.span[1]] for c in candidates]
@@ -135,32 +131,14 @@ def _judge(
     return [
         (
             c.span,
-            _combined(
+            combined(
                 j,
-                _from_model(signals, passage, reading, reference),
-                leans_refute=_leans_refute(signals, passage, reading),
+                from_model(signals, passage, reading, reference),
+                refute_lean=leans_refute(signals, passage, reading),
             ),
         )
         for c, j, passage, reading in zip(candidates, lexical, texts, readings, strict=True)
     ]
-
-
-# How sure the model must be that a sentence is about the claim (1 - P(neutral)) for its lean
-# to a refutation to be read at all where its likeliest label is "neutral".
-LEAN_ABOUT = 0.5
-
-
-def _leans_refute(signals: ClaimSignals, passage: str, reading: Reading) -> float:
-    """P(refute) where the model's likeliest label is "neutral" but the sentence is about the
-    claim (neutral under LEAN_ABOUT) and names all the claim's names, and a refutation is its
-    likelier side: the model half-reads a contradiction ("draws 17 million viewers" against
-    "128.4 million viewers"; "does not combine" against "began to combine"). Else 0."""
-    p = reading.probabilities
-    if reading.stance != Stance.NEUTRAL or p.get(Stance.NEUTRAL, 1.0) >= LEAN_ABOUT:
-        return 0.0
-    if p.get(Stance.REFUTE, 0.0) <= p.get(Stance.SUPPORT, 0.0) or is_question(passage):
-        return 0.0
-    return p[Stance.REFUTE] if names_all_in(signals.names, passage) else 0.0
 
 
 def judge_sentences(claim: ClaimContext, sentences: list[str]) -> list[Judgement]:
@@ -199,179 +177,6 @@ def _lexical(
             cosine = cosines[index] if cosines is not None else None
             judged.append(judge(signals, texts[index], cosine=cosine, reference=reference))
     return judged
-
-
-def _combined(lexical: Judgement, modelled: Judgement, *, leans_refute: float = 0.0) -> Judgement:
-    """The model reads paraphrase far better than word overlap can, but a small model is
-    unreliable with numbers, negation scope, opposite verbs and reported speech, where the
-    lexical rules are exact. So the rules veto and never invent: a contradiction they find
-    (another number or share, a negation of the claim's own words, an antonym, a count of
-    nothing, a debunk, an event outside the timeframe) stops a support from counting, and a
-    refutation stands only where the model itself reads one, in a sentence about the claim. A
-    rumour repeated without a debunk asserts nothing; the negated rest of a whole agrees, and so
-    does the claim's number written otherwise; and a reading either way needs a sentence that
-    is about the claim at all (its words or its meaning), not one about a like event of other
-    parties. Everything else is the model's reading, and a support the model only leans to
-    counts when the lexical scorer is sure of it too. Where the model's likeliest label is
-    "neutral" but it leans to a refutation over a support (`leans_refute`) and a rule finds the
-    contradiction, in a sentence about the claim, the two agree on a refutation too weak to
-    count alone: a low-confidence one, as sure as the model was."""
-    if lexical.stance == Stance.REFUTE and modelled.stance != Stance.REFUTE:
-        vetoes = [r for r in lexical.reasons if r in _VETOES]
-        contradictions = [r for r in vetoes if r != "date_outside"]
-        if (
-            leans_refute > 0
-            and contradictions
-            and "date_outside" not in lexical.reasons
-            and "attributed" not in lexical.reasons
-            and lexical.relevance >= RELEVANT
-        ):
-            return replace(
-                modelled,
-                stance=Stance.REFUTE,
-                score=round(leans_refute, 4),
-                confidence=Confidence.LOW,
-                reasons=[*modelled.reasons, "lean", *contradictions],
-            )
-        return replace(
-            modelled,
-            stance=Stance.NEUTRAL,
-            confidence=Confidence.LOW,
-            reasons=[*modelled.reasons, "veto", *vetoes],
-        )
-    if "attributed" in lexical.reasons or (
-        modelled.stance != Stance.NEUTRAL and lexical.relevance < RELEVANT
-    ):
-        return replace(
-            modelled,
-            stance=Stance.NEUTRAL,
-            confidence=Confidence.LOW,
-            reasons=[
-                *modelled.reasons,
-                "attributed" if "attributed" in lexical.reasons else "off_topic",
-            ],
-        )
-    if modelled.stance == Stance.REFUTE:
-        agreeing = [r for r in lexical.reasons if r in _VETOES and r not in modelled.reasons]
-        if (
-            lexical.stance == Stance.REFUTE
-            and modelled.confidence == Confidence.LOW
-            and modelled.score >= MODEL_AGREE
-            and (agreeing or "date_outside" not in modelled.reasons)
-        ):
-            # The model leans to a refutation and a rule finds the contradiction it reads
-            # (another number, a negated event, an opposite verb): two readers that fail in
-            # different ways agreeing. A refutation the date rule made of the model's reading
-            # is that one rule, not a second reader: it agrees only with another rule.
-            return replace(
-                modelled,
-                confidence=Confidence.MEDIUM,
-                reasons=[*modelled.reasons, *agreeing, "agree"],
-            )
-        return replace(modelled, reasons=[*modelled.reasons, *agreeing])
-    if lexical.stance == Stance.SUPPORT and "complement" in lexical.reasons:
-        return replace(lexical, reasons=[*lexical.reasons, "rule"])
-    if (
-        modelled.stance != Stance.SUPPORT
-        and "number_rounded" in lexical.reasons
-        and "another_event" not in modelled.reasons
-    ):
-        # "6.96 million" against "approximately 7 million": a model reads a number written
-        # otherwise as another number, or as saying nothing of the claim's; the lexical scorer
-        # compares the values.
-        return replace(lexical, reasons=[*lexical.reasons, "rule"])
-    if (
-        modelled.stance == lexical.stance == Stance.SUPPORT
-        and modelled.confidence == Confidence.LOW
-        and lexical.confidence == Confidence.HIGH
-        and modelled.score >= MODEL_AGREE
-    ):
-        return replace(modelled, confidence=Confidence.MEDIUM, reasons=[*modelled.reasons, "agree"])
-    return modelled
-
-
-# The lexical contradictions that veto a support (and that a model's refutation may share).
-_VETOES = frozenset(
-    ("polarity", "refutation_word", "antonym", "number_mismatch", "date_outside", "debunked",
-     "answered_no")
-)  # fmt: skip
-
-
-def _from_model(
-    signals: ClaimSignals, passage: str, reading: Reading, reference: date | None
-) -> Judgement:
-    """The model's reading as a judgement. The model sees only the two texts, so two rules
-    stay: a question asserts nothing, and an event dated outside the claim's timeframe is the
-    claimed event at another time (a refutation) only where the sentence names everything the
-    claim names; otherwise it is another event, and says nothing of the claim."""
-    mention = event_mention(passage, reference)
-    when, source = (mention.when, mention.source) if mention else (None, "")
-    precision = mention.precision if mention else "day"
-    relevance = 1.0 - reading.probabilities.get(Stance.NEUTRAL, 0.0)
-    stance, reasons = reading.stance, ["model"]
-    if stance != Stance.NEUTRAL and is_question(passage):
-        stance = Stance.NEUTRAL
-        reasons.append("question")
-    if stance != Stance.NEUTRAL and any(signals.timeframe):
-        inside = placed_inside(passage, mention, signals.timeframe, reference)
-        if inside is not None:
-            when, source, precision = inside.when, inside.source, inside.precision
-            reasons.append("date_inside")
-        elif mention is not None and names_all_in(signals.names, passage):
-            stance = Stance.REFUTE
-            reasons.append("date_outside")
-        elif mention is not None:
-            stance = Stance.NEUTRAL
-            reasons.append("another_event")
-    if stance == Stance.NEUTRAL:
-        return Judgement(
-            Stance.NEUTRAL, round(relevance, 4), Confidence.LOW, relevance, when, source, reasons,
-            precision,
-        )  # fmt: skip
-    # A support moved to a refutation by its date is as sure as the model was that the
-    # sentence states the claimed event.
-    sure = reading.probabilities.get(reading.stance, reading.probability)
-    return Judgement(
-        stance,
-        round(sure, 4),
-        model_confidence(sure, reading.stance, model_bars()),
-        relevance,
-        when,
-        source,
-        reasons,
-        precision,
-    )
-
-
-# How sure the model must be of a reading for it to count toward a verdict (medium) and to be
-# high confidence. A model whose card carries bars (chosen on its calibration split: the lowest
-# calibrated probability at which its readings on real text were right at least 85% of the time
-# for supports, 90% for refutations) uses those; these are the bars of a card without them.
-MODEL_MEDIUM: dict[str, float] = {Stance.SUPPORT: 0.9, Stance.REFUTE: 0.95}
-MODEL_HIGH = 0.95
-# A support the model leans to (at least this sure) that the lexical scorer also reads as a
-# high-confidence support: two readers that fail in different ways agreeing.
-MODEL_AGREE = 0.5
-
-
-def model_bars() -> dict[str, float]:
-    """The counting bar of each label: the loaded model's own, else MODEL_MEDIUM."""
-    model = deciding_model()
-    bars: dict[str, float] = dict(MODEL_MEDIUM)
-    if model is not None and model.bars:
-        bars.update({Stance(label): float(bar) for label, bar in model.bars.items()})
-    return bars
-
-
-def model_confidence(
-    probability: float, stance: str = Stance.SUPPORT, bars: dict[str, float] | None = None
-) -> str:
-    medium = (bars or MODEL_MEDIUM)[Stance(stance)]
-    if probability >= max(MODEL_HIGH, medium):
-        return Confidence.HIGH
-    if probability >= medium:
-        return Confidence.MEDIUM
-    return Confidence.LOW
 
 
 _BARE_ANSWER = len("Yes, indeed.")

@@ -19,11 +19,13 @@ from evidence.stance import (
     ClaimContext,
     assess_page,
     assess_snippet,
+    combine,
     judge_sentences,
     model_confidence,
 )
 from evidence.stance import model as stance_model
-from evidence.stance.local import _better, _combined, model_bars
+from evidence.stance.combine import model_bars
+from evidence.stance.local import _better
 from evidence.stance.scorer import Judgement
 
 SHIPPED = Path(__file__).resolve().parents[2] / "evidence" / "stance" / "model"
@@ -143,12 +145,15 @@ def test_a_support_the_model_only_leans_to_counts_when_the_lexical_scorer_is_sur
     too_faint = _judgement(Stance.SUPPORT, 0.45, Confidence.LOW, ["model"])
     refuting = _judgement(Stance.REFUTE, 0.7, Confidence.LOW, ["model"])
 
-    agreed = _combined(sure, leaning)
+    agreed = combine.combined(sure, leaning)
     assert (agreed.stance, agreed.confidence) == (Stance.SUPPORT, Confidence.MEDIUM)
     assert "agree" in agreed.reasons
-    assert _combined(unsure, leaning).confidence == Confidence.LOW
-    assert _combined(sure, too_faint).confidence == Confidence.LOW
-    assert (_combined(sure, refuting).stance, _combined(sure, refuting).confidence) == (
+    assert combine.combined(unsure, leaning).confidence == Confidence.LOW
+    assert combine.combined(sure, too_faint).confidence == Confidence.LOW
+    assert (
+        combine.combined(sure, refuting).stance,
+        combine.combined(sure, refuting).confidence,
+    ) == (
         Stance.REFUTE,
         Confidence.LOW,
     )
@@ -164,10 +169,10 @@ def test_a_refutation_the_date_rule_made_agrees_only_with_another_rule() -> None
     )
     leaning = _judgement(Stance.REFUTE, 0.53, Confidence.LOW, ["model"])
 
-    assert _combined(dated, moved).confidence == Confidence.LOW
-    assert _combined(dated_and_negated, moved).confidence == Confidence.MEDIUM
-    assert "polarity" in _combined(dated_and_negated, moved).reasons
-    assert _combined(dated, leaning).confidence == Confidence.MEDIUM
+    assert combine.combined(dated, moved).confidence == Confidence.LOW
+    assert combine.combined(dated_and_negated, moved).confidence == Confidence.MEDIUM
+    assert "polarity" in combine.combined(dated_and_negated, moved).reasons
+    assert combine.combined(dated, leaning).confidence == Confidence.MEDIUM
 
 
 def test_the_claims_number_written_otherwise_is_not_read_as_another_number() -> None:

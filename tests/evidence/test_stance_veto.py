@@ -9,7 +9,7 @@ from datetime import UTC, date, datetime
 import pytest
 
 from evidence.models import Confidence, Stance
-from evidence.stance.local import _combined, _from_model, _leans_refute
+from evidence.stance import combine
 from evidence.stance.model import Reading
 from evidence.stance.scorer import RELEVANT, ClaimSignals, Judgement, judge, undated_claim
 from evidence.stance.signals import claim_names, names_all_in
@@ -24,21 +24,21 @@ def _judgement(
 def test_a_rule_stops_a_support_and_does_not_turn_it_into_a_refutation() -> None:
     rule = _judgement(Stance.REFUTE, 0.7, Confidence.HIGH, ["number_mismatch"])
     model = _judgement(Stance.SUPPORT, 0.95, Confidence.HIGH, ["model"])
-    combined = _combined(rule, model)
+    combined = combine.combined(rule, model)
     assert (combined.stance, combined.confidence) == (Stance.NEUTRAL, Confidence.LOW)
     assert {"veto", "number_mismatch"} <= set(combined.reasons)
     neutral = _judgement(Stance.NEUTRAL, 0.3, Confidence.LOW, ["model"])
-    assert _combined(rule, neutral).stance == Stance.NEUTRAL
+    assert combine.combined(rule, neutral).stance == Stance.NEUTRAL
 
 
 def test_a_rule_that_finds_what_the_model_leans_to_makes_the_refutation_count() -> None:
     rule = _judgement(Stance.REFUTE, 0.7, Confidence.HIGH, ["antonym"])
     leaning = _judgement(Stance.REFUTE, 0.6, Confidence.LOW, ["model"])
-    combined = _combined(rule, leaning)
+    combined = combine.combined(rule, leaning)
     assert (combined.stance, combined.confidence) == (Stance.REFUTE, Confidence.MEDIUM)
     assert {"antonym", "agree"} <= set(combined.reasons)
     faint = _judgement(Stance.REFUTE, 0.4, Confidence.LOW, ["model"])
-    assert _combined(rule, faint).confidence == Confidence.LOW
+    assert combine.combined(rule, faint).confidence == Confidence.LOW
 
 
 def _reading(support: float, refute: float) -> Reading:
@@ -57,9 +57,11 @@ def test_a_rule_and_the_models_lean_agree_on_a_refutation_too_weak_to_count() ->
     rule = judge(signals, DRAWS, cosine=0.8, reference=None)
     assert rule.stance == Stance.REFUTE and "number_mismatch" in rule.reasons
     reading = _reading(support=0.29, refute=0.31)
-    lean = _leans_refute(signals, DRAWS, reading)
+    lean = combine.leans_refute(signals, DRAWS, reading)
     assert lean == pytest.approx(0.31)
-    combined = _combined(rule, _from_model(signals, DRAWS, reading, None), leans_refute=lean)
+    combined = combine.combined(
+        rule, combine.from_model(signals, DRAWS, reading, None), refute_lean=lean
+    )
     assert (combined.stance, combined.confidence) == (Stance.REFUTE, Confidence.LOW)
     assert combined.score == pytest.approx(0.31)
     assert {"lean", "number_mismatch"} <= set(combined.reasons)
@@ -85,16 +87,18 @@ def test_without_the_models_lean_about_the_claims_own_event_a_rule_invents_nothi
     signals = ClaimSignals.of(NIGHT, None, None)
     rule = judge(signals, sentence, cosine=0.8, reference=None)
     assert rule.stance == Stance.REFUTE
-    lean = _leans_refute(signals, sentence, reading)
+    lean = combine.leans_refute(signals, sentence, reading)
     assert lean == 0.0
-    combined = _combined(rule, _from_model(signals, sentence, reading, None), leans_refute=lean)
+    combined = combine.combined(
+        rule, combine.from_model(signals, sentence, reading, None), refute_lean=lean
+    )
     assert combined.stance == Stance.NEUTRAL
 
 
 def test_a_refutation_needs_a_sentence_about_the_claim() -> None:
     off_topic = _judgement(Stance.SUPPORT, 0.2, Confidence.LOW, [], relevance=RELEVANT - 0.1)
     model = _judgement(Stance.REFUTE, 0.97, Confidence.HIGH, ["model"])
-    combined = _combined(off_topic, model)
+    combined = combine.combined(off_topic, model)
     assert combined.stance == Stance.NEUTRAL and "off_topic" in combined.reasons
 
 
@@ -173,7 +177,7 @@ SURE = Reading(
 
 
 def _read(claim: str, passage: str, reference: date | None = None) -> Judgement:
-    return _from_model(ClaimSignals.of(claim, *MARCH), passage, SURE, reference)
+    return combine.from_model(ClaimSignals.of(claim, *MARCH), passage, SURE, reference)
 
 
 def test_the_claims_own_event_dated_outside_its_timeframe_refutes_as_surely_as_it_was_read() -> (
