@@ -56,11 +56,10 @@ def combined(lexical: Judgement, modelled: Judgement, *, refute_lean: float = 0.
     refutation too weak to count alone: a low-confidence one, as sure as the model was."""
     if lexical.stance == Stance.REFUTE and modelled.stance != Stance.REFUTE:
         vetoes = [r for r in lexical.reasons if r in VETOES]
-        contradictions = [r for r in vetoes if r != "date_outside"]
         if (
             refute_lean > 0
-            and contradictions
-            and "date_outside" not in lexical.reasons
+            and vetoes
+            and "date_outside" not in vetoes
             and "attributed" not in lexical.reasons
             and lexical.relevance >= RELEVANT
         ):
@@ -69,7 +68,7 @@ def combined(lexical: Judgement, modelled: Judgement, *, refute_lean: float = 0.
                 stance=Stance.REFUTE,
                 score=round(refute_lean, 4),
                 confidence=Confidence.LOW,
-                reasons=[*modelled.reasons, "lean", *contradictions],
+                reasons=[*modelled.reasons, "lean", *vetoes],
             )
         return replace(
             modelled,
