@@ -152,11 +152,16 @@
         item.classList.add("tl-pending");
       }
     });
-    arrive(fresh[0], 0);
-    fresh.slice(1).forEach(function (item, index) {
-      window.setTimeout(function () {
-        arrive(item, index + 1);
-      }, (index + 1) * REVEAL_MS);
-    });
+    // Each step waits its own pause after the one before it, counted from when that one
+    // appeared: a busy moment in the browser delays the rest, and never shows two at once.
+    function next(index) {
+      arrive(fresh[index], index);
+      if (index + 1 < fresh.length) {
+        window.setTimeout(function () {
+          next(index + 1);
+        }, REVEAL_MS);
+      }
+    }
+    next(0);
   });
 })();
