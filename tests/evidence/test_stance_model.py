@@ -150,13 +150,8 @@ def test_a_support_the_model_only_leans_to_counts_when_the_lexical_scorer_is_sur
     assert "agree" in agreed.reasons
     assert combine.combined(unsure, leaning).confidence == Confidence.LOW
     assert combine.combined(sure, too_faint).confidence == Confidence.LOW
-    assert (
-        combine.combined(sure, refuting).stance,
-        combine.combined(sure, refuting).confidence,
-    ) == (
-        Stance.REFUTE,
-        Confidence.LOW,
-    )
+    refuted = combine.combined(sure, refuting)
+    assert (refuted.stance, refuted.confidence) == (Stance.REFUTE, Confidence.LOW)
 
 
 def test_a_refutation_the_date_rule_made_agrees_only_with_another_rule() -> None:
