@@ -31,8 +31,8 @@ from django.utils import timezone
 
 from bench.queue_bench import populate
 from claims.models import Claim
-from decisions.selectors import queue_state
-from decisions.views.queue import QUEUE_POLL_MS_ACTIVE, QUEUE_POLL_MS_IDLE
+from desk.selectors import queue_state
+from desk.views.queue import QUEUE_POLL_MS_ACTIVE, QUEUE_POLL_MS_IDLE
 
 FILTERS = [
     "",

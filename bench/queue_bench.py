@@ -37,7 +37,7 @@ from django.utils import timezone  # noqa: E402
 
 from claims.models import Claim, ClaimStatus, Outcome, claim_fingerprint, claim_hash  # noqa: E402
 from decisions.models import Override, Verdict, VerdictReason  # noqa: E402
-from decisions.selectors import queue_state  # noqa: E402
+from desk.selectors import queue_state  # noqa: E402
 from evidence.models import ContentDepth, Evidence, Method, Stance  # noqa: E402
 from registry.models import Tier  # noqa: E402
 

@@ -142,13 +142,13 @@ def me(request: AuthenticatedHttpRequest) -> dict[str, Any]:
 
 def _mount_app_routers() -> None:
     # Imported here, not at the top: the core must not depend on the apps it assembles.
-    from decisions.api import router as decisions_router
+    from desk.api import router as desk_router
     from harvester.api import router as harvester_router
     from registry.api import router as registry_router
 
     api.add_router("", harvester_router)
     api.add_router("", registry_router)
-    api.add_router("", decisions_router)
+    api.add_router("", desk_router)
 
 
 _mount_app_routers()

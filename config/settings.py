@@ -60,6 +60,7 @@ INSTALLED_APPS = [
     "registry",
     "evidence",
     "decisions",
+    "desk",
     # Research code and the demo corpus: they import the product, never the other way round.
     "evaluation",
     "demo",

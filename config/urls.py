@@ -17,7 +17,7 @@ urlpatterns = [
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
-    path("", include("decisions.urls")),
+    path("", include("desk.urls")),
     path("", include("harvester.urls")),
     path("", include("registry.urls")),
 ]

@@ -17,7 +17,7 @@ from typing import Any
 from django.db import DatabaseError, connection
 
 from claimcheck.config import get_config
-from evidence.services.warm import readers_warm
+from evidence.services import readers_warm
 
 logger = logging.getLogger(__name__)
 

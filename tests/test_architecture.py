@@ -4,6 +4,7 @@ layers and the ban on research imports are import-linter's contracts (pyproject.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import grimp
@@ -12,6 +13,7 @@ from django.conf import settings
 MAX_LINES = 450
 PACKAGES = (
     "config",
+    "desk",
     "decisions",
     "evidence",
     "registry",
@@ -95,3 +97,36 @@ def test_no_module_reaches_itself_through_its_imports() -> None:
 def test_the_circle_finder_finds_a_pair_and_a_longer_circle() -> None:
     imports = {"a": {"b"}, "b": {"a"}, "c": {"d"}, "d": {"e"}, "e": {"c"}, "f": {"a"}}
     assert _circles(imports) == [["a", "b"], ["c", "d", "e"]]
+
+
+def _own_package_imports(path: Path, module: str) -> list[str]:
+    """The imports in a module of a package that go through the `__init__` of a package it is
+    in, where that `__init__` imports modules of its own (`from evidence.stance import pick`
+    inside `evidence.stance.model`): the `__init__` imports the module back, a circle however
+    the name resolves."""
+    base = Path(settings.BASE_DIR)
+    ancestors = {
+        name
+        for depth in range(1, module.count(".") + 1)
+        if "import"
+        in (
+            base / Path(*(name := ".".join(module.split(".")[:depth])).split(".")) / "__init__.py"
+        ).read_text(encoding="utf-8")
+    }
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module in ancestors:
+            found.append(f"{module}: from {node.module} import ...")
+        elif isinstance(node, ast.Import):
+            found.extend(f"{module}: import {a.name}" for a in node.names if a.name in ancestors)
+    return found
+
+
+def test_no_module_imports_through_its_own_package() -> None:
+    base = Path(settings.BASE_DIR)
+    found = []
+    for path in _python_files():
+        parts = path.relative_to(base).with_suffix("").parts
+        if parts[0] in PACKAGES and parts[-1] != "__init__" and len(parts) > 1:
+            found.extend(_own_package_imports(path, ".".join(parts)))
+    assert found == []

@@ -12,6 +12,7 @@ from evidence.services.leads import Lead
 from evidence.services.retention import evidence_expire, pages_expire
 from evidence.services.snippets import SnippetCheck, snippet_verify
 from evidence.services.syndication import syndication_mark
+from evidence.services.warm import readers_warm
 
 __all__ = [
     "Lead",
@@ -22,6 +23,7 @@ __all__ = [
     "factcheck_evidence_record",
     "factcheck_lookup",
     "pages_expire",
+    "readers_warm",
     "snippet_evidence",
     "snippet_verify",
     "syndication_mark",

@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 from django.conf import settings
 
-from evidence.stance import pick as picking
+from evidence.stance.pick import pick as pick_sentences
 
 logger = logging.getLogger(__name__)
 
@@ -167,7 +167,7 @@ def unread(labels: tuple[str, ...]) -> Reading:
 def pick(claim: str, sentences: list[str], readings: list[Reading], k: int) -> list[int]:
     """The k sentences that bear most on the claim, in page order (`evidence/stance/pick.py`)."""
     neutral = [r.probabilities.get("neutral", 1.0) for r in readings]
-    return picking.pick(claim, sentences, neutral, k)
+    return pick_sentences(claim, sentences, neutral, k)
 
 
 def read_where_it_decides(claim: str, sentences: list[str]) -> list[Reading] | None:

@@ -15,7 +15,7 @@ from claimcheck.errors import ApplicationError, Forbidden, NotFound, form_error
 from claimcheck.models import ApiToken
 from claimcheck.roles import NEEDS_ADMIN, require_admin, require_editor
 from config.api import api
-from decisions import selectors
+from desk import selectors
 
 
 class Conflict(ApplicationError):

@@ -14,9 +14,9 @@ from claims.models import Claim
 from decisions.models import Verdict
 from decisions.pipeline import claim_pipeline_run
 from decisions.selectors import claim_counting
-from decisions.selectors.claim_page import claim_page
 from decisions.services import claim_submit
 from demo.loader import demo_claims, demo_load
+from desk.selectors.claim_page import claim_page
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ import pytest
 import respx
 
 from claims.models import Claim
-from decisions.selectors import dashboard_data
+from desk.selectors import dashboard_data
 from harvester.errors import AllProvidersFailed, InvalidSearchRequest, RewriteInvalid
 from harvester.local_index import index_document
 from harvester.models import (

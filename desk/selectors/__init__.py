@@ -1,0 +1,103 @@
+"""The desk's reads, by subject: `claims` (the queue, lookups with the role check, the review
+order), `claim_page` (the timeline and everything the claim page shows), `quotes` (a quote in its
+page), `verdict_card` (whose outcome a claim shows: ClaimCheck's proposal or an editor's),
+`dashboard`, and `progress` (how far a claim being checked has got). Pages and the API call the
+same ones; writes are in `decisions.services`, and whether and why each evidence row counted is
+the engine's `decisions.selectors.claim_counting`."""
+
+from desk.selectors.claim_page import (
+    AgreementBars,
+    ClaimPage,
+    RunChanges,
+    TimelineEntry,
+    TimelineRun,
+    claim_page,
+    last_event_sequence,
+    latest_totals,
+    run_changes,
+    shown_proof,
+    timeline,
+)
+from desk.selectors.claims import (
+    QUEUE_SORT_DEFAULT,
+    QUEUE_SORTS,
+    ClaimHistory,
+    QueueState,
+    also_reported_by,
+    claim_channels,
+    claim_for_editor,
+    claim_get,
+    claim_history,
+    claim_queue,
+    claim_source_counts,
+    needs_review_count,
+    proposed_outcomes,
+    queue_state,
+    review_neighbour,
+    saved_queue_query,
+)
+from desk.selectors.dashboard import (
+    CLAIM_LATENCY_BUCKETS_S,
+    PROVIDER_LATENCY_BUCKETS_MS,
+    DashboardData,
+    EnrichmentMetrics,
+    ProviderHealth,
+    ProviderStats,
+    Share,
+    dashboard_data,
+    dashboard_totals,
+    enrichment_metrics,
+)
+from desk.selectors.progress import Progress, claims_progress, progress_of
+from desk.selectors.quotes import QuoteInContext, evidence_in_context
+from desk.selectors.verdict_card import EditorWord, VerdictCard, verdict_card
+from desk.selectors.weighed_rows import weighed_words
+
+__all__ = [
+    "CLAIM_LATENCY_BUCKETS_S",
+    "PROVIDER_LATENCY_BUCKETS_MS",
+    "QUEUE_SORTS",
+    "QUEUE_SORT_DEFAULT",
+    "AgreementBars",
+    "ClaimHistory",
+    "ClaimPage",
+    "DashboardData",
+    "EditorWord",
+    "EnrichmentMetrics",
+    "Progress",
+    "ProviderHealth",
+    "ProviderStats",
+    "QueueState",
+    "QuoteInContext",
+    "RunChanges",
+    "Share",
+    "TimelineEntry",
+    "TimelineRun",
+    "VerdictCard",
+    "also_reported_by",
+    "claim_channels",
+    "claim_for_editor",
+    "claim_get",
+    "claim_history",
+    "claim_page",
+    "claim_queue",
+    "claim_source_counts",
+    "claims_progress",
+    "dashboard_data",
+    "dashboard_totals",
+    "enrichment_metrics",
+    "evidence_in_context",
+    "last_event_sequence",
+    "latest_totals",
+    "needs_review_count",
+    "progress_of",
+    "proposed_outcomes",
+    "queue_state",
+    "review_neighbour",
+    "run_changes",
+    "saved_queue_query",
+    "shown_proof",
+    "timeline",
+    "verdict_card",
+    "weighed_words",
+]

@@ -1,0 +1,398 @@
+"""The claim page's reads: the live timeline, the weights as drawn, what changed since the last
+run, and the verdict's proof as shown (a quote in the page text it was read from is in
+`quotes`)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from django.db.models import Max
+from django.utils.dateparse import parse_datetime
+from django.utils.safestring import SafeString, mark_safe
+
+from claimcheck.config import get_config
+from claims.models import Claim, EventKind, PipelineEvent
+from decisions.models import Comment, Override, Verdict
+from decisions.selectors import (
+    Counting,
+    RowCount,
+    claim_counting,
+    proof_as_shown,
+    render_proof,
+    verdict_summary,
+)
+from desk.selectors.claims import also_reported_by
+from desk.selectors.progress import DOING, Progress, counts_after, doing_after, progress_of
+from desk.selectors.verdict_card import VerdictCard, proposed_proof, verdict_card
+from desk.selectors.weighed_rows import weighed_words
+from evidence.entities import Entity, extract_entities
+from evidence.models import Evidence, FactCheckMatch
+
+# --- the live timeline --------------------------------------------------------------------------
+
+
+def _when(value: Any) -> datetime | None:
+    if not value:
+        return None
+    try:
+        return parse_datetime(str(value))
+    except ValueError:
+        return None
+
+
+@dataclass(frozen=True)
+class TimelineEntry:
+    """One event as the page shows it: the payload's keys, with dates parsed."""
+
+    event: PipelineEvent
+    run: int
+    data: dict[str, Any]
+
+    @property
+    def kind(self) -> str:
+        return self.event.kind
+
+    @property
+    def doing(self) -> str:
+        """What the claim is doing once this step is on its timeline, against its budgets."""
+        return str(self.data.get("doing") or DOING.get(self.event.kind, "working"))
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """The run's queries, pages read and evidence once this step is on its timeline."""
+        return dict(self.data.get("counts") or {})
+
+
+@dataclass(frozen=True)
+class TimelineRun:
+    number: int
+    entries: list[TimelineEntry]
+
+
+@dataclass(frozen=True)
+class AgreementBars:
+    """The decision's weights as the claim page draws them: each side against the agreement
+    threshold (the verdict's own totals are `decisions.types.Totals`)."""
+
+    support: float
+    refute: float
+    threshold: float
+    support_domains: list[str] = field(default_factory=list)
+    refute_domains: list[str] = field(default_factory=list)
+
+    @property
+    def support_pct(self) -> int:
+        return _pct(self.support, self.threshold)
+
+    @property
+    def refute_pct(self) -> int:
+        return _pct(self.refute, self.threshold)
+
+
+def _pct(value: float, threshold: float) -> int:
+    return min(100, round(100 * value / threshold)) if threshold > 0 else 0
+
+
+def _entry(event: PipelineEvent, run: int) -> TimelineEntry:
+    data = dict(event.payload or {})
+    if event.kind == EventKind.SEARCH:
+        data["provider_rows"] = sorted((data.get("providers") or {}).items())
+    elif event.kind == EventKind.CRAWL:
+        data["published_at"] = _when(data.get("published"))
+    elif event.kind == EventKind.EVIDENCE:
+        data["event_date"] = _when(data.get("event_at"))
+    elif event.kind == EventKind.DECISION:
+        data["totals"] = _totals_from(data)
+    return TimelineEntry(event=event, run=run, data=data)
+
+
+def _totals_from(payload: dict[str, Any]) -> AgreementBars:
+    return AgreementBars(
+        support=float(payload.get("support") or 0),
+        refute=float(payload.get("refute") or 0),
+        threshold=float(payload.get("threshold") or get_config().budgets.agreement_score),
+        support_domains=list(payload.get("support_domains") or []),
+        refute_domains=list(payload.get("refute_domains") or []),
+    )
+
+
+def timeline(*, events: list[PipelineEvent]) -> list[TimelineRun]:
+    """Events grouped by the run they belong to, newest run first, each in order."""
+    runs: dict[int, list[TimelineEntry]] = defaultdict(list)
+    current = 1
+    shown = ""
+    steps: list[str] = []
+    verified = 0
+    for event in events:
+        number = (event.payload or {}).get("run")
+        if isinstance(number, int):
+            current = number
+        entry = _entry(event, current)
+        steps = [] if event.kind == EventKind.QUEUED else [*steps, event.kind]
+        if not steps:
+            verified = 0
+        elif event.kind == EventKind.VERIFY and (event.payload or {}).get("verified"):
+            verified += 1  # a snippet found on its page is a piece of evidence
+        entry.data["doing"] = doing_after(steps=steps)
+        entry.data["counts"] = counts_after(steps=steps, verified=verified)
+        if event.kind in (EventKind.QUERY, EventKind.SEARCH):
+            # A search that sends the query just shown does not show it again.
+            query = str(entry.data.get("query") or "")
+            entry.data["repeat_query"] = bool(query) and query == shown
+            shown = query
+        runs[current].append(entry)
+    return [TimelineRun(number, runs[number]) for number in sorted(runs, reverse=True)]
+
+
+def latest_totals(*, claim: Claim, events: list[PipelineEvent]) -> AgreementBars:
+    for event in reversed(events):
+        if event.kind == EventKind.DECISION and event.payload.get("run") == claim.run_number:
+            return _totals_from(event.payload)
+    return AgreementBars(
+        support=claim.support_total,
+        refute=claim.refute_total,
+        threshold=get_config().budgets.agreement_score,
+    )
+
+
+def last_event_sequence(*, claim: Claim) -> int:
+    return int(claim.events.aggregate(n=Max("sequence"))["n"] or 0)
+
+
+@dataclass(frozen=True)
+class RunChanges:
+    """What a re-run changed against the run before it: the outcome and the counted sources."""
+
+    previous_run: int
+    outcome_before: str
+    outcome_after: str
+    added: list[dict[str, Any]]
+    removed: list[dict[str, Any]]
+    kept: int
+
+    @property
+    def outcome_changed(self) -> bool:
+        return self.outcome_before != self.outcome_after
+
+    @property
+    def anything(self) -> bool:
+        return self.outcome_changed or bool(self.added or self.removed)
+
+
+def run_changes(*, current: Verdict, previous: Verdict) -> RunChanges:
+    def keyed(sources: Any) -> dict[str, dict[str, Any]]:
+        return {str(s.get("url")): s for s in (sources or []) if isinstance(s, dict)}
+
+    now, before = keyed(current.sources), keyed(previous.sources)
+    return RunChanges(
+        previous_run=previous.run_number,
+        outcome_before=previous.outcome,
+        outcome_after=current.outcome,
+        added=[now[url] for url in now if url not in before],
+        removed=[before[url] for url in before if url not in now],
+        kept=len(now.keys() & before.keys()),
+    )
+
+
+@dataclass(frozen=True)
+class SourceBullet:
+    """A source as the verdict card lists it. Its quote is shown once on the page: in its row of
+    the evidence table when that row is shown (`evidence_id`), else here (`excerpt`)."""
+
+    publisher: str
+    url: str
+    title: str
+    stance: str
+    excerpt: str
+    evidence_id: int | None
+
+
+def _bullets(sources: Any, *, shown: list[Evidence], limit: int) -> list[SourceBullet]:
+    """Each source with the shown row it was read from: the row of its address and stance,
+    else the first row of its address."""
+    by_url: dict[str, int] = {}
+    by_url_stance: dict[tuple[str, str], int] = {}
+    for row in shown:
+        by_url.setdefault(row.url, row.pk)
+        by_url_stance.setdefault((row.url, row.stance), row.pk)
+    bullets = []
+    for source in (sources or [])[:limit]:
+        if not isinstance(source, dict):
+            continue
+        url, stance = str(source.get("url") or ""), str(source.get("stance") or "")
+        bullets.append(
+            SourceBullet(
+                publisher=str(source.get("publisher") or ""),
+                url=url,
+                title=str(source.get("title") or ""),
+                stance=stance,
+                excerpt=str(source.get("excerpt") or ""),
+                evidence_id=by_url_stance.get((url, stance), by_url.get(url)),
+            )
+        )
+    return bullets
+
+
+def _point_at_table(runs: list[TimelineRun], shown: set[int]) -> None:
+    """An evidence step whose row the table shows points at that row, not repeating its quote."""
+    for run in runs:
+        for entry in run.entries:
+            if entry.kind == EventKind.EVIDENCE:
+                entry.data["in_table"] = entry.data.get("evidence_id") in shown
+
+
+@dataclass(frozen=True)
+class ClaimPage:
+    """Everything the claim page shows, loaded with a fixed number of queries."""
+
+    claim: Claim
+    runs: list[TimelineRun]
+    last_sequence: int
+    totals: AgreementBars
+    evidence: list[Evidence]
+    """The evidence shown: each statement once, each side's best rows, every row with no side."""
+    verdict: Verdict | None
+    proof_html: SafeString
+    earlier_verdicts: list[Verdict]
+    overrides: list[Override]
+    fact_checks: list[FactCheckMatch]
+    also_reported_by: list[Claim]
+    summary: str = ""
+    comments: list[Comment] = field(default_factory=list)
+    changes: RunChanges | None = None
+    copies: int = 0
+    """Rows of the run that repeat a statement shown (kept, not shown)."""
+    beyond_top: int = 0
+    """Rows of a side below its best `max_per_side` (kept, neither shown nor weighed)."""
+    max_per_side: int = 0
+    entities: list[Entity] = field(default_factory=list)
+    """Who and what the claim names, as searched and compared."""
+    progress: Progress | None = None
+    """While the claim is being checked: its step and what it is doing."""
+    support_bullets: list[SourceBullet] = field(default_factory=list)
+    """The verdict's counted sources, as its card lists them."""
+    background_bullets: list[SourceBullet] = field(default_factory=list)
+    """Pages read that took no side, as the verdict card lists them."""
+    card: VerdictCard | None = None
+    """Whose outcome the verdict card leads with: ClaimCheck's proposal or an editor's."""
+    counting: Counting | None = None
+    """The shown rows as the decision weighs them: whether and why each counted."""
+
+    weighed_rows: dict[int, str] = field(default_factory=dict)
+    """Rows the verdict's weighed proposal read, with how (`weighed_rows.weighed_words`)."""
+
+    @property
+    def evidence_counts(self) -> list[tuple[Evidence, RowCount, str]]:
+        """Each shown row with its count and how the proposal weighed it, for the table."""
+        rows = self.counting.shown_with_counts() if self.counting else []
+        return [(row, count, self.weighed_rows.get(row.pk, "")) for row, count in rows]
+
+    @property
+    def counting_differs(self) -> bool:
+        """The rows weighed today do not give the verdict's totals: the registry or the
+        settings changed since it was decided."""
+        verdict, counting = self.verdict, self.counting
+        if verdict is None or counting is None:
+            return False
+        return not counting.agrees_with(support=verdict.support_total, refute=verdict.refute_total)
+
+
+def shown_proof(verdict: Verdict, overrides: list[Override]) -> str:
+    """The verdict's proof with the latest override of it in its lead."""
+    latest = next((o for o in overrides if o.verdict_id == verdict.pk), None)
+    return proof_as_shown(markdown_text=verdict.proof_markdown, override=latest)
+
+
+def _proof_html(verdict: Verdict | None, card: VerdictCard | None) -> SafeString:
+    """ClaimCheck's proof, shown under its proposal (the editor's outcome leads the card)."""
+    if verdict is None or card is None:
+        return SafeString("")
+    shown = proposed_proof(markdown_text=verdict.proof_markdown, card=card)
+    # render_proof sanitizes (nh3) after escaping raw HTML; its output is the one thing the
+    # page marks safe.
+    return mark_safe(render_proof(shown))  # noqa: S308
+
+
+def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
+    """The claim page's data. `full` is False while the claim is still running: the poll then
+    skips the parts that only show once there is a verdict."""
+    events = list(claim.events.order_by("sequence"))
+    counting = claim_counting(claim=claim)
+    evidence = counting.shown
+    verdicts: list[Verdict] = []
+    overrides: list[Override] = []
+    fact_checks: list[FactCheckMatch] = []
+    others: list[Claim] = []
+    comments: list[Comment] = []
+    if full:
+        verdicts = list(claim.verdicts.order_by("-run_number", "-decided_at"))
+        overrides = list(
+            Override.objects.filter(verdict__claim=claim)
+            .select_related("editor", "verdict")
+            .order_by("-at", "-id")
+        )
+        fact_checks = list(claim.fact_checks.all())
+        others = also_reported_by(claim=claim)
+        comments = list(claim.comments.select_related("author"))
+    verdict = verdicts[0] if verdicts and verdicts[0].run_number == claim.run_number else None
+    card = (
+        None
+        if verdict is None
+        else verdict_card(claim=claim, verdict=verdict, overrides=overrides, events=events)
+    )
+    runs = timeline(events=events)
+    _point_at_table(runs, {row.pk for row in evidence})
+    counted = {row.url for row, count in counting.shown_with_counts() if count.counted}
+    sources = (verdict.sources or []) if verdict is not None else []
+    # The Evidence bullets are what counted: a counted verdict's sources all did; of a weighed
+    # or undecided one's, a source that did not count is background.
+    whole = verdict is not None and verdict.reason in ("sufficient", "conflicting")
+    sided = [s for s in sources if isinstance(s, dict) and (whole or s.get("url") in counted)]
+    aside = [s for s in sources if isinstance(s, dict) and s not in sided]
+    return ClaimPage(
+        claim=claim,
+        runs=runs,
+        last_sequence=events[-1].sequence if events else 0,
+        totals=latest_totals(claim=claim, events=events),
+        evidence=evidence,
+        verdict=verdict,
+        proof_html=_proof_html(verdict, card),
+        earlier_verdicts=[v for v in verdicts if v is not verdict],
+        overrides=overrides,
+        fact_checks=fact_checks,
+        also_reported_by=others,
+        summary=""
+        if verdict is None
+        else verdict_summary(
+            outcome=verdict.outcome,
+            reason=verdict.reason,
+            sources=sources,
+            lean=verdict.lean,
+            counted_urls=counted,
+        ),
+        comments=comments,
+        changes=_changes(verdict, verdicts),
+        copies=counting.copies,
+        beyond_top=counting.beyond_top,
+        max_per_side=get_config().retention.max_per_side,
+        entities=extract_entities(claim.text, language=claim.language) if full else [],
+        progress=None if claim.is_terminal else progress_of(kinds=[event.kind for event in events]),
+        support_bullets=_bullets(sided, shown=evidence, limit=5),
+        background_bullets=[]
+        if verdict is None
+        else _bullets([*aside, *(verdict.unsided or [])], shown=evidence, limit=5),
+        card=card,
+        counting=counting,
+        weighed_rows={} if verdict is None else weighed_words(verdict.proposal, evidence),
+    )
+
+
+def _changes(verdict: Verdict | None, verdicts: list[Verdict]) -> RunChanges | None:
+    """Against the latest earlier run that reached a verdict."""
+    if verdict is None:
+        return None
+    previous = next((v for v in verdicts if v.run_number < verdict.run_number), None)
+    return None if previous is None else run_changes(current=verdict, previous=previous)

@@ -1,0 +1,231 @@
+"""The claim page with its live timeline, a quote in context, and the editor's actions on one
+claim: override, review, take, release, comment, re-run."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib import messages
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HTMX_STOP_POLLING
+
+from claimcheck.errors import form_error
+from claimcheck.roles import AuthenticatedHttpRequest, editor_required, require_editor_request
+from claims.models import Claim
+from decisions.errors import ClaimError
+from decisions.services import (
+    claim_mark_reviewed,
+    claim_release,
+    claim_rerun,
+    claim_take,
+    comment_add,
+    verdict_override,
+)
+from desk import selectors
+from desk.forms import (
+    CommentForm,
+    OverrideForm,
+)
+from desk.views.common import wants_partial
+
+
+def _claim_context(
+    claim: Claim,
+    *,
+    override_form: OverrideForm | None = None,
+    comment_form: CommentForm | None = None,
+) -> dict[str, Any]:
+    return {
+        "nav": "claims",
+        "claim": claim,
+        "page": selectors.claim_page(claim=claim),
+        "override_form": override_form or OverrideForm(initial={"outcome": claim.outcome}),
+        "comment_form": comment_form or CommentForm(),
+    }
+
+
+@editor_required
+@require_GET
+def claim_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk, with_people=True)
+    return render(request, "desk/claim_detail.html", _claim_context(claim))
+
+
+@require_GET
+def claim_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The timeline poll. Nothing new: 204 (htmx keeps what it shows). Decided or failed: the
+    final render with 286, which stops the polling."""
+    require_editor_request(request)
+    claim = selectors.claim_get(claim_id=pk, with_people=True)
+    if not wants_partial(request):
+        return redirect("claim_detail", pk=claim.pk)
+    try:
+        since = int(request.GET.get("since", "-1"))
+    except ValueError:
+        since = -1
+    if not claim.is_terminal and since == selectors.last_event_sequence(claim=claim):
+        return HttpResponse(status=204)
+    if claim.is_terminal:
+        context = _claim_context(claim)
+    else:
+        context = {
+            "nav": "claims",
+            "claim": claim,
+            "page": selectors.claim_page(claim=claim, full=False),
+        }
+    # The final render also clears "Claim queued" and the like from the message box.
+    context["live_update"] = True
+    return render(
+        request,
+        "desk/claim_detail.html#live",
+        context,
+        status=HTMX_STOP_POLLING if claim.is_terminal else 200,
+    )
+
+
+@editor_required
+@require_GET
+def evidence_context(request: AuthenticatedHttpRequest, pk: int, evidence_id: int) -> HttpResponse:
+    """One evidence quote inside the page text it was read from, with a link to the original."""
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
+    context = selectors.evidence_in_context(claim=claim, evidence_id=evidence_id)
+    if context is None:
+        raise Http404("No stored page for this evidence.")
+    return render(
+        request,
+        "desk/evidence_context.html",
+        {"nav": "claims", "claim": claim, "ctx": context},
+    )
+
+
+def _after_action(request: AuthenticatedHttpRequest, claim: Claim, note: str) -> HttpResponse:
+    if wants_partial(request):
+        claim.refresh_from_db()
+        context = _claim_context(claim)
+        context["notice"] = note
+        return render(request, "desk/claim_detail.html#live", context)
+    messages.success(request, note)
+    return redirect("claim_detail", pk=claim.pk)
+
+
+@editor_required
+@require_POST
+def claim_override(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
+    form = OverrideForm(request.POST)
+    if form.is_valid():
+        try:
+            verdict_override(
+                claim=claim,
+                editor=request.user,
+                to_outcome=form.cleaned_data["outcome"],
+                reason=form.cleaned_data["reason"],
+            )
+        except ClaimError as exc:
+            form_error(form, exc)
+        else:
+            return _after_action(request, claim, "Outcome changed. The override is in the history.")
+    context = _claim_context(claim, override_form=form)
+    if form.non_field_errors():
+        context["problem"] = " ".join(str(error) for error in form.non_field_errors())
+    template = "desk/claim_detail.html"
+    if wants_partial(request):
+        template += "#live"
+    return render(request, template, context, status=422)
+
+
+def _claim_action(
+    request: AuthenticatedHttpRequest,
+    pk: int,
+    act: Callable[[Claim], object],
+    refused: str,
+    done: str,
+) -> HttpResponse:
+    """One editor action on a claim: done, or refused with the service's reason."""
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
+    try:
+        act(claim)
+    except ClaimError as exc:
+        return _refused(request, claim, f"{refused}: {exc.message}.")
+    return _after_action(request, claim, done)
+
+
+@editor_required
+@require_POST
+def claim_take_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    return _claim_action(
+        request,
+        pk,
+        lambda claim: claim_take(claim=claim, editor=request.user),
+        refused="Cannot take it",
+        done="The claim is yours to review.",
+    )
+
+
+@editor_required
+@require_POST
+def claim_release_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    return _claim_action(
+        request,
+        pk,
+        lambda claim: claim_release(claim=claim, editor=request.user),
+        refused="Cannot release it",
+        done="Released: another editor can take it.",
+    )
+
+
+@editor_required
+@require_POST
+def claim_comment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
+    form = CommentForm(request.POST)
+    if form.is_valid():
+        try:
+            comment_add(claim=claim, author=request.user, text=form.cleaned_data["text"])
+        except ClaimError as exc:
+            form.add_error("text", exc.message)
+        else:
+            return _after_action(request, claim, "Comment added.")
+    context = _claim_context(claim, comment_form=form)
+    template = "desk/claim_detail.html"
+    if wants_partial(request):
+        template += "#live"
+    return render(request, template, context, status=422)
+
+
+def _refused(request: AuthenticatedHttpRequest, claim: Claim, problem: str) -> HttpResponse:
+    if wants_partial(request):
+        context = _claim_context(claim)
+        context["problem"] = problem
+        return render(request, "desk/claim_detail.html#live", context, status=409)
+    messages.error(request, problem)
+    return redirect("claim_detail", pk=claim.pk)
+
+
+@editor_required
+@require_POST
+def claim_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
+    try:
+        claim_mark_reviewed(claim=claim, editor=request.user)
+    except ClaimError as exc:
+        messages.error(request, f"Cannot mark it reviewed: {exc.message}.")
+        return redirect("claim_detail", pk=claim.pk)
+    return _after_action(request, claim, "Marked reviewed: the verdict stands.")
+
+
+@editor_required
+@require_POST
+def claim_rerun_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
+    try:
+        claim_rerun(claim=claim, user=request.user)
+    except ClaimError as exc:
+        messages.error(request, f"Cannot re-run it: {exc.message}.")
+    else:
+        messages.success(request, "Re-run queued. The earlier verdict stays in the history.")
+    return redirect(reverse("claim_detail", kwargs={"pk": claim.pk}))
