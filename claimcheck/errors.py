@@ -37,6 +37,10 @@ class ApplicationError(Exception):
         self.field = field
         super().__init__(self.message)
 
+    def headers(self) -> dict[str, str]:
+        """Headers the answer carries besides its body (none unless a refusal says more)."""
+        return {}
+
     def payload(self) -> dict[str, Any]:
         """What the API answers."""
         if self.field or self.status == 422:

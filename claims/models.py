@@ -128,6 +128,20 @@ class Claim(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     started_at = models.DateTimeField(null=True, blank=True)
     decided_at = models.DateTimeField(null=True, blank=True)
+    # Every change of the claim's state (queued, running, decided, taken, released, kept,
+    # overridden, re-run) raises the version and says who made it, when and what it was, so that
+    # a write made on what an editor saw earlier is refused (`claims.services`).
+    version = models.PositiveIntegerField(default=1)
+    changed_at = models.DateTimeField(null=True, blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="who made the last change of state; empty for ClaimCheck",
+    )
+    change_note = models.CharField(max_length=200, blank=True)
 
     class Meta:
         # The table kept its name when the model moved here from the core app.

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from claimcheck.errors import ApplicationError
-from claims.errors import UNSEARCHABLE, ClaimError
+from claims.errors import UNSEARCHABLE, ClaimError, StaleClaim
 
 __all__ = [
     "UNSEARCHABLE",
@@ -18,6 +18,7 @@ __all__ = [
     "ClaimError",
     "OverrideRefused",
     "QueueUnavailableError",
+    "StaleClaim",
 ]
 
 

@@ -7,6 +7,7 @@ one atomic function that writes its event row with the acting user.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -18,6 +19,7 @@ from django.utils import timezone
 from claimcheck.config import get_config
 from claimcheck.daterange import RANGE_MESSAGE, date_in_range
 from claimcheck.language import detect_language
+from claims.errors import StaleClaim
 from claims.models import (
     CLAIM_MAX_CHARS,
     Claim,
@@ -26,7 +28,7 @@ from claims.models import (
     EventKind,
     claim_hash,
 )
-from claims.services import claim_create, claim_rerun_reset, event_record
+from claims.services import claim_create, claim_rerun_reset, claim_state, event_record
 from decisions.errors import (
     UNSEARCHABLE,
     BatchError,
@@ -244,13 +246,17 @@ def claims_submit_batch(
 
 
 @transaction.atomic
-def claim_rerun(*, claim: Claim, user: User | None) -> Claim:
-    """Queue a fresh run. Earlier verdicts, overrides, runs and evidence stay in the history."""
+def claim_rerun(*, claim: Claim, user: User | None, expected_version: int | None = None) -> Claim:
+    """Queue a fresh run. Earlier verdicts, overrides, runs and evidence stay in the history.
+    With `expected_version`, only if the claim is still at the version its editor saw."""
     # Refused before the queue is asked; `claim_rerun_reset` checks again under its lock.
-    if Claim.objects.get(pk=claim.pk).status in (ClaimStatus.QUEUED, ClaimStatus.RUNNING):
+    current = Claim.objects.get(pk=claim.pk)
+    if expected_version is not None and current.version != expected_version:
+        raise StaleClaim(claim_state(claim_id=claim.pk))
+    if current.status in (ClaimStatus.QUEUED, ClaimStatus.RUNNING):
         raise ClaimError("the claim is already being checked", field="status")
     queue_check()
-    locked = claim_rerun_reset(claim=claim, user=user)
+    locked = claim_rerun_reset(claim=claim, user=user, expected_version=expected_version)
     claim_enqueue(locked)
     return locked
 
@@ -260,18 +266,39 @@ BULK_MAX = 200
 
 @dataclass(frozen=True)
 class BulkResult:
+    """What an action on many claims did: how many it did, how many their state refused
+    (`skipped`), and which had changed since the editor saw them (`stale`, left alone)."""
+
     done: int
     skipped: int
+    stale: tuple[int, ...] = ()
 
 
-def claims_rerun_many(*, claim_ids: list[int], user: User | None) -> BulkResult:
-    """Queue a fresh run of each claim not being checked now; the others are skipped."""
-    ids = list(dict.fromkeys(claim_ids))[:BULK_MAX]
-    done = 0
-    for claim in Claim.objects.filter(pk__in=ids):
+def bulk_run(
+    ids: list[int], act: Callable[[Claim, int | None], object], versions: Mapping[int, int]
+) -> BulkResult:
+    """`act` on each claim of `ids` (at most BULK_MAX, in order) with the version its editor
+    saw, if known: a claim whose state refuses it is skipped, one that changed is stale."""
+    ids = list(dict.fromkeys(ids))[:BULK_MAX]
+    done, stale = 0, []
+    for claim in Claim.objects.filter(pk__in=ids).order_by("pk"):
         try:
-            claim_rerun(claim=claim, user=user)
+            act(claim, versions.get(claim.pk))
+        except StaleClaim:
+            stale.append(claim.pk)
         except ClaimError:
-            continue  # already queued or running: counted as skipped below
-        done += 1
-    return BulkResult(done=done, skipped=len(ids) - done)
+            continue  # refused by its state: counted as skipped below
+        else:
+            done += 1
+    return BulkResult(done=done, skipped=len(ids) - done - len(stale), stale=tuple(stale))
+
+
+def claims_rerun_many(
+    *, claim_ids: list[int], user: User | None, versions: Mapping[int, int] | None = None
+) -> BulkResult:
+    """Queue a fresh run of each claim not being checked now; the others are skipped."""
+    return bulk_run(
+        claim_ids,
+        lambda claim, version: claim_rerun(claim=claim, user=user, expected_version=version),
+        versions or {},
+    )

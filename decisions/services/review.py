@@ -4,14 +4,23 @@ claims app's (`claims.services`); a comment is the desk's own."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.contrib.auth.models import User
 from django.db import transaction
 
+from claims.errors import StaleClaim
 from claims.models import Claim, ClaimStatus, EventKind
-from claims.services import claim_mark_reviewed, claim_release, claim_take, event_record
+from claims.services import (
+    claim_mark_reviewed,
+    claim_release,
+    claim_state,
+    claim_take,
+    event_record,
+)
 from decisions.errors import ClaimError
 from decisions.models import COMMENT_MAX_CHARS, Comment
-from decisions.services.claims import BULK_MAX, BulkResult
+from decisions.services.claims import BulkResult, bulk_run
 
 __all__ = [
     "claim_mark_reviewed",
@@ -40,13 +49,17 @@ def comment_add(*, claim: Claim, author: User, text: str) -> Comment:
     return comment
 
 
-def claims_review_many(*, claim_ids: list[int], editor: User) -> BulkResult:
-    """Mark each decided, unreviewed claim reviewed; the others are skipped and counted."""
-    ids = list(dict.fromkeys(claim_ids))[:BULK_MAX]
-    done = 0
-    for claim in Claim.objects.filter(
-        pk__in=ids, status=ClaimStatus.DECIDED, reviewed_at__isnull=True
-    ):
-        claim_mark_reviewed(claim=claim, editor=editor)
-        done += 1
-    return BulkResult(done=done, skipped=len(ids) - done)
+def claims_review_many(
+    *, claim_ids: list[int], editor: User, versions: Mapping[int, int] | None = None
+) -> BulkResult:
+    """Mark each decided, unreviewed claim reviewed; the others are skipped and counted, and
+    one that changed since its version in `versions` is left alone and named."""
+
+    def keep(claim: Claim, version: int | None) -> None:
+        if claim.status != ClaimStatus.DECIDED or claim.reviewed_at is not None:
+            if version is not None and claim.version != version:
+                raise StaleClaim(claim_state(claim_id=claim.pk))
+            raise ClaimError("not decided yet, or reviewed already", field="status")
+        claim_mark_reviewed(claim=claim, editor=editor, expected_version=version)
+
+    return bulk_run(claim_ids, keep, versions or {})

@@ -3,14 +3,16 @@ the override row, the audit trail a claim shows."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from django.contrib.auth.models import User
 from django.db import transaction
 
 from claims.models import Claim, ClaimStatus, Outcome
-from claims.services import claim_override
+from claims.services import claim_locked, claim_override
 from decisions.errors import OverrideRefused
 from decisions.models import Override, Verdict
-from decisions.services.claims import BULK_MAX, BulkResult
+from decisions.services.claims import BulkResult, bulk_run
 
 REASON_MAX_CHARS = 2000
 
@@ -34,29 +36,46 @@ def _override_input(*, to_outcome: str, reason: str) -> str:
 
 
 def verdicts_override_many(
-    *, claim_ids: list[int], editor: User, to_outcome: str, reason: str
+    *,
+    claim_ids: list[int],
+    editor: User,
+    to_outcome: str,
+    reason: str,
+    versions: Mapping[int, int] | None = None,
 ) -> BulkResult:
     """Override each claim to one outcome with one reason, each through `verdict_override` (its
     own override row and timeline event). A bad outcome or reason changes nothing; a claim that
-    has no verdict yet, or has that outcome already, is skipped and counted."""
+    has no verdict yet, or has that outcome already, is skipped and counted, and one that
+    changed since its version in `versions` is left alone and named."""
     reason = _override_input(to_outcome=to_outcome, reason=reason)
-    ids = list(dict.fromkeys(claim_ids))[:BULK_MAX]
-    done = 0
-    for claim in Claim.objects.filter(pk__in=ids).order_by("pk"):
-        try:
-            verdict_override(claim=claim, editor=editor, to_outcome=to_outcome, reason=reason)
-        except OverrideRefused:
-            continue  # counted as skipped below
-        done += 1
-    return BulkResult(done=done, skipped=len(ids) - done)
+    return bulk_run(
+        claim_ids,
+        lambda claim, version: verdict_override(
+            claim=claim,
+            editor=editor,
+            to_outcome=to_outcome,
+            reason=reason,
+            expected_version=version,
+        ),
+        versions or {},
+    )
 
 
 @transaction.atomic
-def verdict_override(*, claim: Claim, editor: User, to_outcome: str, reason: str) -> Override:
+def verdict_override(
+    *,
+    claim: Claim,
+    editor: User,
+    to_outcome: str,
+    reason: str,
+    expected_version: int | None = None,
+) -> Override:
     """An editor changes the outcome, with a reason. The verdict itself is never edited: the
-    override row is the audit trail and the claim shows the latest one."""
+    override row is the audit trail and the claim shows the latest one. With
+    `expected_version`, only if the claim is still at the version the editor saw; the row
+    records the outcome the claim had when it was replaced."""
     reason = _override_input(to_outcome=to_outcome, reason=reason)
-    locked = Claim.objects.select_for_update().get(pk=claim.pk)
+    locked = claim_locked(claim_id=claim.pk, expected_version=expected_version)
     verdict = current_verdict(locked)
     if verdict is None or locked.status != ClaimStatus.DECIDED:
         raise OverrideRefused("the claim has no verdict to override yet", field="status")
