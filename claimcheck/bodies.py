@@ -70,6 +70,10 @@ class JsonBodyParser(Parser):
 
     def parse_body(self, request: HttpRequest) -> Any:
         raw = request.body
+        if not raw.strip():
+            # No body at all: a write that needs none (take, release, ...) takes it as such;
+            # one that needs a body says which fields are missing.
+            return None
         encoding = json.detect_encoding(raw)
         if encoding not in ("utf-8", "utf-8-sig"):
             # UTF-16 or UTF-32 (told by its byte order mark or its NULs): JSON exchanged

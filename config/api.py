@@ -101,7 +101,10 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 def _refused(request: HttpRequest, exc: ApplicationError) -> HttpResponse:
     """Every service's refusal, mapped here once: its status, its label, its details (and what
     else its `payload` carries, such as each provider's reason when a search failed)."""
-    return api.create_response(request, exc.payload(), status=exc.status)
+    response = api.create_response(request, exc.payload(), status=exc.status)
+    for name, value in exc.headers().items():
+        response[name] = value
+    return response
 
 
 @api.exception_handler(Exception)

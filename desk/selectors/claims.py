@@ -99,12 +99,13 @@ def claim_queue(
     if not cli:
         claims = claims.exclude(origin=ClaimOrigin.CLI)
     order = QUEUE_SORTS.get(sort, QUEUE_SORTS[QUEUE_SORT_DEFAULT])
-    return claims.select_related("assigned_to").order_by(*order, "-created_at", "-id")
+    return claims.select_related("assigned_to", "changed_by").order_by(*order, "-created_at", "-id")
 
 
 def claim_get(*, claim_id: int, with_people: bool = False) -> Claim:
-    """The claim, or `NotFound`. `with_people` joins who submitted it and who holds it."""
-    claims = Claim.objects.all()
+    """The claim, or `NotFound`, with who made its last change. `with_people` joins who
+    submitted it and who holds it too."""
+    claims = Claim.objects.select_related("changed_by")
     if with_people:
         claims = claims.select_related("created_by", "assigned_to")
     claim = claims.filter(pk=claim_id).first()

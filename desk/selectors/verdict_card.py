@@ -22,10 +22,18 @@ class EditorWord:
     editor: str
     at: datetime | None
     reason: str
+    # The outcome this word replaced and whose it was ("" for ClaimCheck's own proposal): an
+    # editor may override another editor's outcome, not only ClaimCheck's.
+    replaced: str = ""
+    replaced_by: str = ""
 
     @property
     def outcome_label(self) -> str:
         return Outcome(self.outcome).label
+
+    @property
+    def replaced_label(self) -> str:
+        return Outcome(self.replaced).label if self.replaced in Outcome.values else ""
 
 
 @dataclass(frozen=True)
@@ -48,12 +56,18 @@ class VerdictCard:
 _KEPT = re.compile(r"^(?P<editor>\S+) reviewed the verdict and kept it$")
 
 
-def _word(override: Override) -> EditorWord:
+def _word(override: Override, earlier: list[Override] | None = None) -> EditorWord:
+    """The override as the card says it; `earlier` are the overrides of the same verdict before
+    it, newest first, which tell whose outcome it replaced."""
+    before = next(iter(earlier or []), None)
+    by_editor = before is not None and before.to_outcome == override.from_outcome
     return EditorWord(
         outcome=override.to_outcome,
         editor=override.editor.get_username(),
         at=override.at,
         reason=override.reason,
+        replaced=override.from_outcome,
+        replaced_by=before.editor.get_username() if by_editor and before is not None else "",
     )
 
 
@@ -77,10 +91,11 @@ def verdict_card(
 ) -> VerdictCard:
     """`overrides` are the claim's, newest first (with their editor); `events` its steps in
     order. Reads nothing from the database."""
-    latest = next((o for o in overrides if o.verdict_id == verdict.pk), None)
+    own = [o for o in overrides if o.verdict_id == verdict.pk]
+    latest = own[0] if own else None
     if claim.overridden:
         if latest is not None and latest.to_outcome == claim.outcome:
-            return VerdictCard(proposed=verdict.outcome, override=_word(latest))
+            return VerdictCard(proposed=verdict.outcome, override=_word(latest, own[1:]))
         return VerdictCard(
             proposed=verdict.outcome,
             override=EditorWord(outcome=claim.outcome, editor="", at=None, reason=""),

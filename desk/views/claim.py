@@ -30,7 +30,7 @@ from desk.forms import (
     CommentForm,
     OverrideForm,
 )
-from desk.views.common import wants_partial
+from desk.views.common import seen_version, wants_partial
 
 
 def _claim_context(
@@ -124,11 +124,15 @@ def claim_override(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
                 editor=request.user,
                 to_outcome=form.cleaned_data["outcome"],
                 reason=form.cleaned_data["reason"],
+                expected_version=seen_version(request),
             )
         except ClaimError as exc:
             form_error(form, exc)
         else:
             return _after_action(request, claim, "Outcome changed. The override is in the history.")
+    # Drawn again from the claim as it is now: a stale form comes back ready to send on what
+    # the editor now sees, with what changed said above it.
+    claim.refresh_from_db()
     context = _claim_context(claim, override_form=form)
     if form.non_field_errors():
         context["problem"] = " ".join(str(error) for error in form.non_field_errors())
@@ -141,15 +145,17 @@ def claim_override(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def _claim_action(
     request: AuthenticatedHttpRequest,
     pk: int,
-    act: Callable[[Claim], object],
+    act: Callable[[Claim, int | None], object],
     refused: str,
     done: str,
 ) -> HttpResponse:
-    """One editor action on a claim: done, or refused with the service's reason."""
+    """One editor action on a claim, made on the version the editor's form was drawn from:
+    done, or refused with the service's reason (what changed, when the claim had)."""
     claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
     try:
-        act(claim)
+        act(claim, seen_version(request))
     except ClaimError as exc:
+        claim.refresh_from_db()
         return _refused(request, claim, f"{refused}: {exc.message}.")
     return _after_action(request, claim, done)
 
@@ -160,7 +166,9 @@ def claim_take_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return _claim_action(
         request,
         pk,
-        lambda claim: claim_take(claim=claim, editor=request.user),
+        lambda claim, version: claim_take(
+            claim=claim, editor=request.user, expected_version=version
+        ),
         refused="Cannot take it",
         done="The claim is yours to review.",
     )
@@ -172,7 +180,9 @@ def claim_release_view(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
     return _claim_action(
         request,
         pk,
-        lambda claim: claim_release(claim=claim, editor=request.user),
+        lambda claim, version: claim_release(
+            claim=claim, editor=request.user, expected_version=version
+        ),
         refused="Cannot release it",
         done="Released: another editor can take it.",
     )
@@ -209,13 +219,15 @@ def _refused(request: AuthenticatedHttpRequest, claim: Claim, problem: str) -> H
 @editor_required
 @require_POST
 def claim_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
-    try:
-        claim_mark_reviewed(claim=claim, editor=request.user)
-    except ClaimError as exc:
-        messages.error(request, f"Cannot mark it reviewed: {exc.message}.")
-        return redirect("claim_detail", pk=claim.pk)
-    return _after_action(request, claim, "Marked reviewed: the verdict stands.")
+    return _claim_action(
+        request,
+        pk,
+        lambda claim, version: claim_mark_reviewed(
+            claim=claim, editor=request.user, expected_version=version
+        ),
+        refused="Cannot mark it reviewed",
+        done="Marked reviewed: the verdict stands.",
+    )
 
 
 @editor_required
@@ -223,7 +235,7 @@ def claim_review(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 def claim_rerun_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
     try:
-        claim_rerun(claim=claim, user=request.user)
+        claim_rerun(claim=claim, user=request.user, expected_version=seen_version(request))
     except ClaimError as exc:
         messages.error(request, f"Cannot re-run it: {exc.message}.")
     else:

@@ -26,7 +26,7 @@ from decisions.services import (
 )
 from desk import selectors
 from desk.forms import QueueFilterForm
-from desk.views.common import wants_partial
+from desk.views.common import seen_versions, wants_partial
 
 QUEUE_PAGE_SIZE = 50
 # How often an open queue asks whether anything changed: every second while claims are being
@@ -217,12 +217,13 @@ def claims_bulk(request: AuthenticatedHttpRequest) -> HttpResponse:
     if not ids:
         messages.error(request, "Tick at least one claim first.")
         return redirect(back)
+    versions = seen_versions(request, ids)
     if action == "review":
-        result = claims_review_many(claim_ids=ids, editor=request.user)
+        result = claims_review_many(claim_ids=ids, editor=request.user, versions=versions)
         text = f"{result.done} claim{pluralize(result.done)} marked reviewed"
         why = "not decided yet, or reviewed already"
     elif action == "rerun":
-        result = claims_rerun_many(claim_ids=ids, user=request.user)
+        result = claims_rerun_many(claim_ids=ids, user=request.user, versions=versions)
         text = f"{result.done} claim{pluralize(result.done)} queued again"
         why = "being checked already"
     elif action == "override":
@@ -233,6 +234,7 @@ def claims_bulk(request: AuthenticatedHttpRequest) -> HttpResponse:
                 editor=request.user,
                 to_outcome=outcome,
                 reason=request.POST.get("reason", ""),
+                versions=versions,
             )
         except ClaimError as exc:
             messages.error(request, f"Nothing was overridden: {exc.message}.")
@@ -246,4 +248,12 @@ def claims_bulk(request: AuthenticatedHttpRequest) -> HttpResponse:
     if result.skipped:
         text += f"; {result.skipped} skipped ({why})"
     messages.success(request, text + ".")
+    if result.stale:
+        named = ", ".join(f"#{pk}" for pk in result.stale)
+        messages.warning(
+            request,
+            f"{len(result.stale)} left alone because another editor or ClaimCheck changed "
+            f"{'it' if len(result.stale) == 1 else 'them'} after this page was drawn: {named}. "
+            "Look at them again before you act.",
+        )
     return redirect(back)

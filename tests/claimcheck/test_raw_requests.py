@@ -12,7 +12,7 @@ from django.db.models import Max
 from django_q.models import OrmQ
 
 from claims.models import Claim
-from decisions.models import Override
+from decisions.models import Comment, Override
 from harvester.models import SearchRun
 from registry.models import Domain, DomainChange, EntityAlias
 from tests.factories import DecidedClaimFactory, DomainFactory, VerdictFactory
@@ -28,9 +28,10 @@ def written() -> tuple[Any, ...]:
     """What any of these requests could have written: row counts and the last changes."""
     counts = tuple(
         model.objects.count()
-        for model in (Claim, Override, SearchRun, Domain, DomainChange, EntityAlias, OrmQ)
+        for model in (Claim, Override, Comment, SearchRun, Domain, DomainChange, EntityAlias, OrmQ)
     )
     last = (
+        Claim.objects.aggregate(Max("version")),
         Domain.objects.aggregate(Max("updated_at")),
         EntityAlias.objects.aggregate(Max("updated_at")),
     )
@@ -256,6 +257,11 @@ def _write_requests() -> list[tuple[str, str, Any, str]]:
             {"outcome": "false", "reason": "retracted", "by": "ed"},
             "by",
         ),
+        ("POST", f"/api/claims/{claim.pk}/review", {"note": "fine"}, "note"),
+        ("POST", f"/api/claims/{claim.pk}/take", {"for": "ed"}, "for"),
+        ("POST", f"/api/claims/{claim.pk}/release", {"to": "ed"}, "to"),
+        ("POST", f"/api/claims/{claim.pk}/rerun", {"soon": True}, "soon"),
+        ("POST", f"/api/claims/{claim.pk}/comments", {"text": "ok", "by": "ed"}, "by"),
         ("POST", "/api/search-runs", {"query": "battery passport", "max": 3}, "max"),
         (
             "POST",
@@ -295,6 +301,11 @@ def test_the_unknown_field_check_covers_every_write_endpoint() -> None:
     assert writes == {
         ("POST", "/claims"),
         ("POST", "/claims/{claim_id}/override"),
+        ("POST", "/claims/{claim_id}/review"),
+        ("POST", "/claims/{claim_id}/take"),
+        ("POST", "/claims/{claim_id}/release"),
+        ("POST", "/claims/{claim_id}/rerun"),
+        ("POST", "/claims/{claim_id}/comments"),
         ("POST", "/search-runs"),
         ("POST", "/domains"),
         ("PATCH", "/domains/{key}"),

@@ -1,4 +1,5 @@
-"""JSON API for claims: submit (one or many), read status and verdict, list, override."""
+"""JSON API for claims: submit (one or many), read status and verdict, list. The writes on one
+claim (override, review, take, release, rerun, comment) are `desk.api.review`."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from datetime import UTC, date, datetime, time
 from typing import Annotated, Any
 
 from django.contrib.auth.models import User
+from django.http import HttpResponse
 from ninja import Query, Router, Schema, Status
 from pydantic import Field
 
@@ -16,13 +18,12 @@ from claimcheck.schemas import OFFSET_MAX, BlankIsNone, ErrorOut, InputSchema
 from claims.models import Claim, ClaimStatus, Outcome
 from decisions.models import Override
 from decisions.selectors import claim_counting
-from decisions.services import claim_submit, claims_submit_many, verdict_override
+from decisions.services import claim_submit, claims_submit_many
 from desk import selectors
-from desk.api_schemas import (
+from desk.api.schemas import (
     ClaimDetailOut,
     ClaimPageOut,
     ClaimsCreatedOut,
-    OverrideOut,
 )
 from evidence.entities import extract_entities
 
@@ -34,11 +35,6 @@ class ClaimIn(InputSchema):
     timeframe_start: SaneDateTime | SaneDate | None = None
     timeframe_end: SaneDateTime | SaneDate | None = None
     source_channel: str = ""
-
-
-class OverrideIn(InputSchema):
-    outcome: str
-    reason: str
 
 
 def _aware(value: datetime | date | None, *, end: bool) -> datetime | None:
@@ -78,6 +74,12 @@ def claim_summary(claim: Claim, *, proposed: str = "") -> dict[str, Any]:
     return {
         "id": claim.pk,
         "text": claim.text,
+        "version": claim.version,
+        "last_change": {
+            "by": claim.changed_by.get_username() if claim.changed_by else "ClaimCheck",
+            "at": claim.changed_at,
+            "change": claim.change_note,
+        },
         "status": claim.status,
         "outcome": _label(claim.outcome),
         "overridden": claim.overridden,
@@ -101,7 +103,12 @@ def claim_summary(claim: Claim, *, proposed: str = "") -> dict[str, Any]:
     }
 
 
-def _override(override: Override) -> dict[str, Any]:
+def etag(claim: Claim) -> str:
+    """The claim's version as an entity tag: "ID.VERSION"."""
+    return f'"{claim.pk}.{claim.version}"'
+
+
+def override_json(override: Override) -> dict[str, Any]:
     return {
         "id": override.pk,
         "editor": override.editor.get_username(),
@@ -121,7 +128,7 @@ def _lean(lean: Any) -> dict[str, Any] | None:
 def claim_payload(claim: Claim) -> dict[str, Any]:
     detail = selectors.claim_history(claim=claim)
     verdict = detail.verdict
-    overrides = [_override(o) for o in detail.overrides]
+    overrides = [override_json(o) for o in detail.overrides]
     card = detail.card
     editor = None if card is None else card.override
     return {
@@ -260,10 +267,15 @@ def _submit_many(items: list[ClaimIn], user: User) -> list[tuple[Claim, bool]]:
     "`claimcheck`) the top-level `outcome` and `fact_check` are ClaimCheck's, the same as "
     "`proposed`. `result` is ClaimCheck's verdict: its outcome, proof (led by the editor's "
     "verdict once overridden) and sources. `override` and `overrides` are the history of "
-    "overrides, newest first.",
+    "overrides, newest first. The `ETag` header names the claim's version: send it back as "
+    "`If-Match` on a write (override, review, take, release, rerun) and the write is refused "
+    "with 412 if another editor or ClaimCheck changed the claim since.",
 )
-def get_claim(request: AuthenticatedHttpRequest, claim_id: int) -> Status[Any]:
+def get_claim(
+    request: AuthenticatedHttpRequest, response: HttpResponse, claim_id: int
+) -> Status[Any]:
     claim = selectors.claim_for_editor(user=request.user, claim_id=claim_id)
+    response["ETag"] = etag(claim)
     return Status(200, claim_payload(claim))
 
 
@@ -310,28 +322,3 @@ def list_claims(request: AuthenticatedHttpRequest, filters: Query[ClaimFilters])
             "items": [claim_summary(c, proposed=proposed.get(c.pk, "")) for c in page],
         },
     )
-
-
-@router.post(
-    "/claims/{claim_id}/override",
-    response={
-        201: OverrideOut,
-        400: ErrorOut,
-        403: ErrorOut,
-        404: ErrorOut,
-        409: ErrorOut,
-        422: ErrorOut,
-    },
-    summary="Change a decided claim's outcome, with a reason (editors); the original stays",
-)
-def override_claim(
-    request: AuthenticatedHttpRequest, claim_id: int, payload: OverrideIn
-) -> Status[Any]:
-    claim = selectors.claim_for_editor(user=request.user, claim_id=claim_id)
-    override = verdict_override(
-        claim=claim,
-        editor=request.user,
-        to_outcome=payload.outcome.strip().lower(),
-        reason=payload.reason,
-    )
-    return Status(201, _override(Override.objects.select_related("editor").get(pk=override.pk)))

@@ -1,4 +1,4 @@
-"""What the claims API answers: the output schemas of `desk.api`."""
+"""What the claims API answers: the output schemas of `desk.api.claims` and `desk.api.review`."""
 
 from __future__ import annotations
 
@@ -128,9 +128,24 @@ class EditorVerdictOut(Schema):
     at: datetime | None
 
 
+class LastChangeOut(Schema):
+    """The claim's last change of state: who made it ("ClaimCheck" for the engine), when, and
+    what it was."""
+
+    by: str
+    at: datetime | None
+    change: str
+
+
 class ClaimOut(Schema):
     id: int
     text: str
+    version: int = Field(
+        description="Raised by every change of the claim's state. `GET /api/claims/{claim_id}` "
+        'sends it as the `ETag` ("ID.VERSION"); send that back as `If-Match` on a write, and '
+        "the write is refused (412, with the claim as it is now) if the claim changed since"
+    )
+    last_change: LastChangeOut
     status: str
     outcome: str | None = Field(
         description="What the claim shows: the editor's outcome when `overridden`, "
@@ -196,3 +211,21 @@ class ClaimPageOut(Schema):
     limit: int
     offset: int
     items: list[ClaimOut]
+
+
+class CommentOut(Schema):
+    id: int
+    author: str
+    text: str
+    at: datetime
+
+
+class StaleOut(Schema):
+    """A write refused because the claim changed since the version it was made on (412)."""
+
+    error: str
+    details: str
+    current: dict[str, Any] = Field(
+        description="The claim now: `version`, `etag`, `status`, `outcome`, who set it "
+        "(`set_by`), when (`set_at`) and what the change was (`change`)"
+    )
