@@ -154,6 +154,9 @@ USE_I18N = False
 USE_TZ = True
 
 STATIC_URL = "static/"
+# Serve the files from where they are found instead of STATIC_ROOT, so that a local run with
+# DJANGO_DEBUG off (scripts/run) needs no collectstatic; the image collects them at build time.
+WHITENOISE_USE_FINDERS = env_bool("CLAIMCHECK_STATIC_FROM_SOURCE", default=DEBUG)
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
@@ -161,7 +164,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
+            if DEBUG or WHITENOISE_USE_FINDERS
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
