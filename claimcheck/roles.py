@@ -1,4 +1,5 @@
-"""Who may do what. Editors review and override verdicts; admins also curate domains."""
+"""Who may do what. Viewers read the desk (the queue, claim pages, the dashboard); editors also
+review, submit and override; admins also curate domains and manage people."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from django.http import HttpRequest
 
 from claimcheck.errors import Forbidden
 
+VIEWERS = "viewers"
 EDITORS = "editors"
 ADMINS = "admins"
 
@@ -36,9 +38,14 @@ NEEDS_ADMIN = (
     "This page needs the admin role (group “admins”), which curates the domain list and"
     " settings. Ask an admin to add you to the admins group."
 )
+NEEDS_VIEWER = (
+    "This page needs a role on the desk (viewer, editor or admin). Ask an admin to give your"
+    " account one on the People page."
+)
 # What the API says: the same rule in a line.
 API_NEEDS_EDITOR = "this needs the editors group"
 API_NEEDS_ADMIN = "this needs the admins group"
+API_NEEDS_VIEWER = "this needs a role: viewers, editors or admins"
 
 
 def _signed_in(user: AnyUser) -> AuthUser | None:
@@ -66,6 +73,27 @@ def is_editor(user: AnyUser) -> bool:
     """Admins can do everything editors can."""
     signed_in = _signed_in(user)
     return signed_in is not None and (is_admin(signed_in) or EDITORS in _groups(signed_in))
+
+
+def is_viewer(user: AnyUser) -> bool:
+    """Editors and admins can read everything viewers can."""
+    signed_in = _signed_in(user)
+    return signed_in is not None and (is_editor(signed_in) or VIEWERS in _groups(signed_in))
+
+
+def require_viewer(user: AnyUser) -> None:
+    """Raises `Forbidden` unless the user may read the desk."""
+    if not is_viewer(user):
+        raise Forbidden(API_NEEDS_VIEWER, page_message=NEEDS_VIEWER)
+
+
+def viewer_required(view: Callable[..., Any]) -> Callable[..., Any]:
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> Any:
+        require_viewer(request.user)
+        return view(request, *args, **kwargs)
+
+    return wrapped
 
 
 def require_editor(user: AnyUser) -> None:
