@@ -11,11 +11,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
-from django_htmx.http import HTMX_STOP_POLLING
 
 from claimcheck.errors import form_error
 from claimcheck.roles import AuthenticatedHttpRequest, editor_required, require_editor_request
 from claims.models import Claim
+from claims.services import claim_state
 from decisions.errors import ClaimError
 from decisions.services import (
     claim_mark_reviewed,
@@ -57,18 +57,27 @@ def claim_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 @require_GET
 def claim_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The timeline poll. Nothing new: 204 (htmx keeps what it shows). Decided or failed: the
-    final render with 286, which stops the polling."""
+    """The claim page's poll, while the claim is checked and after: nothing new since the step
+    the page shows (`since`), 204 and htmx keeps what it shows; otherwise the live part again,
+    with every step, override, keep, take, comment or re-run by anyone since.
+
+    With `check`, asked while the editor is typing (a refresh would swap the form away): 204
+    when nothing changed, else one plain sentence of what did, which the page shows above the
+    form before it is sent."""
     require_editor_request(request)
     claim = selectors.claim_get(claim_id=pk, with_people=True)
-    if not wants_partial(request):
+    if not wants_partial(request) and "check" not in request.GET:
         return redirect("claim_detail", pk=claim.pk)
     try:
         since = int(request.GET.get("since", "-1"))
     except ValueError:
         since = -1
-    if not claim.is_terminal and since == selectors.last_event_sequence(claim=claim):
+    if since == selectors.last_event_sequence(claim=claim):
         return HttpResponse(status=204)
+    if "check" in request.GET:
+        return HttpResponse(
+            _change_words(claim, request.GET.get("v", "")), content_type="text/plain"
+        )
     if claim.is_terminal:
         context = _claim_context(claim)
     else:
@@ -79,12 +88,14 @@ def claim_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         }
     # The final render also clears "Claim queued" and the like from the message box.
     context["live_update"] = True
-    return render(
-        request,
-        "desk/claim_detail.html#live",
-        context,
-        status=HTMX_STOP_POLLING if claim.is_terminal else 200,
-    )
+    return render(request, "desk/claim_detail.html#live", context)
+
+
+def _change_words(claim: Claim, seen: str) -> str:
+    """What changed since the version the page shows, for an editor about to send a form."""
+    if seen.isdigit() and int(seen) != claim.version:
+        return f"This claim changed since you opened it: {claim_state(claim_id=claim.pk).words()}."
+    return "New on this claim since you opened it: a comment or a step. Look before you send."
 
 
 @editor_required

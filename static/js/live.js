@@ -22,6 +22,33 @@
 
   var ticked = [];
 
+  // While the editor types, the element is not refreshed; it asks instead whether the thing it
+  // shows changed (data-live-check: 204 when not, else a sentence), and says so in its notes
+  // (data-live-note), so that a form is not sent on what is no longer there unawares.
+  function check(element, now) {
+    var url = element.getAttribute("data-live-check");
+    if (!url || !window.fetch) {
+      return;
+    }
+    last.set(element, now);
+    window.fetch(url, {credentials: "same-origin", headers: {"HX-Request": "true"}})
+      .then(function (response) {
+        return response.status === 200 ? response.text() : "";
+      })
+      .then(function (words) {
+        if (!words) {
+          return;
+        }
+        element.querySelectorAll("[data-live-note]").forEach(function (note) {
+          note.textContent = words;
+          note.hidden = false;
+        });
+      })
+      .catch(function () {
+        // Offline for a moment: the next period asks again.
+      });
+  }
+
   document.addEventListener("htmx:beforeSwap", function (event) {
     var element = event.detail.elt;
     ticked = element && element.hasAttribute && element.hasAttribute("data-live") ?
@@ -45,11 +72,12 @@
     }
     var now = Date.now();
     document.querySelectorAll("[data-live]").forEach(function (element) {
-      if (busy(element)) {
-        return;
-      }
       var period = parseInt(element.getAttribute("data-live-ms"), 10) || PERIOD_MS;
       if (force !== true && now - (last.get(element) || 0) < period) {
+        return;
+      }
+      if (busy(element)) {
+        check(element, now);
         return;
       }
       last.set(element, now);

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from claims.models import Claim, ClaimStatus, EventKind, Outcome
+from decisions.services import verdict_override
 from tests.desk.desk import HX, text
 from tests.factories import (
     ClaimFactory,
@@ -18,6 +19,7 @@ from tests.factories import (
     FactCheckMatchFactory,
     PipelineEventFactory,
     SearchRunFactory,
+    UserFactory,
     VerdictFactory,
 )
 
@@ -148,21 +150,50 @@ def test_the_poll_returns_the_live_region_with_new_steps(editor_client: Client) 
     assert "?since=7" in body and "two authoritative leads" in body
 
 
-def test_the_poll_stops_with_286_and_the_verdict_once_decided(editor_client: Client) -> None:
+def test_the_poll_brings_the_verdict_once_decided_and_keeps_watching_slower(
+    editor_client: Client,
+) -> None:
     claim = _running_claim()
     VerdictFactory(claim=claim, outcome=Outcome.TRUE, proof_markdown="**Two** sources agree.")
     Claim.objects.filter(pk=claim.pk).update(status=ClaimStatus.DECIDED, outcome=Outcome.TRUE)
+    PipelineEventFactory(claim=claim, sequence=8, kind=EventKind.VERDICT, message="Decided")
 
     response = editor_client.get(reverse("claim_live", args=[claim.pk]), {"since": 7}, headers=HX)
 
-    assert response.status_code == 286
+    assert response.status_code == 200
     body = text(response)
-    assert "hx-trigger" not in body.split(">", 1)[0]  # the region no longer polls
+    opening = body.split(">", 1)[0]
+    # Others' overrides, keeps and comments still arrive: the region polls, every two seconds.
+    assert 'data-live-ms="2000"' in opening and "?since=8" in opening
     # ... and "Claim queued" goes from the message box with the verdict's arrival.
     cleared = '<div id="messages" class="messages" role="status" aria-live="polite"'
     assert f'{cleared} hx-swap-oob="true"></div>' in body
     assert "<strong>Two</strong> sources agree." in body
     assert "Override the outcome" in body
+
+
+def test_a_decided_claims_poll_answers_204_until_someone_changes_it(
+    editor_client: Client, editor: Any
+) -> None:
+    verdict: Any = VerdictFactory(outcome=Outcome.TRUE)
+    claim = verdict.claim
+    since = claim.events.count()
+    poll = reverse("claim_live", args=[claim.pk])
+    assert editor_client.get(poll, {"since": since}, headers=HX).status_code == 204
+    check = {"since": since, "v": claim.version, "check": 1}
+    assert editor_client.get(poll, check, headers=HX).status_code == 204
+
+    other = UserFactory(username="editor2", groups=["editors"])
+    verdict_override(claim=claim, editor=other, to_outcome=Outcome.FALSE, reason="Retracted.")
+
+    changed = editor_client.get(poll, {"since": since}, headers=HX)
+    assert changed.status_code == 200
+    assert "editor2" in text(changed) and "Retracted." in text(changed)
+    said = editor_client.get(poll, check, headers=HX)
+    assert said.status_code == 200 and said["Content-Type"].startswith("text/plain")
+    assert text(said).startswith(
+        "This claim changed since you opened it: editor2 changed the outcome from True to False"
+    )
 
 
 def test_the_poll_without_htmx_goes_to_the_claim_page(editor_client: Client) -> None:
@@ -203,7 +234,8 @@ def test_a_decided_claim_shows_its_verdict_sources_fact_checks_and_other_reports
     assert "Port reopens" in page and "event 2024-05-02" in page and "published 2024-05-03" in page
     assert "Fact Desk" in page and "Mostly true" in page
     assert "Also reported by" in page and "@b" in page
-    assert "hx-trigger" not in page.split('id="claim-live"', 1)[1].split(">", 1)[0]
+    # Decided, the page still watches for others' changes, at the slower pace.
+    assert 'data-live-ms="2000"' in page.split('id="claim-live"', 1)[1].split(">", 1)[0]
 
 
 @pytest.mark.parametrize(
