@@ -71,7 +71,7 @@ def test_the_verdict_card_leads_with_the_summary_and_folds_the_weighing(
         "Two independent sources, gov.example (official) and wire.example (wire service),"
         " published between 3 and 4 May 2024, confirm the claim" in page
     )
-    assert page[weighing:].startswith('id="verdict-weighing"><summary>How it was weighed')
+    assert page[weighing:].startswith('id="verdict-weighing"><summary>How this was weighed')
 
 
 def test_the_evidence_table_shows_both_dates_the_depth_read_and_the_original_publisher(

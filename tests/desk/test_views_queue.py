@@ -77,7 +77,8 @@ def test_an_overridden_row_shows_the_editors_outcome_without_claimchecks_confide
         rest = page[page.index(f'id="pick-{claim.pk}"') :]
         return rest[: rest.index("</tr>")]
 
-    assert "high confidence" in row(plain) and "ClaimCheck proposed" not in row(plain)
+    assert 'high</span> <span class="conf-figure">' in row(plain)
+    assert "ClaimCheck proposed" not in row(plain)
     overridden = row(changed)
     assert 'badge badge-false">False</span>' in overridden and ">overridden</span>" in overridden
     assert "ClaimCheck proposed True" in overridden

@@ -66,7 +66,7 @@ def test_after_an_override_the_verdict_card_leads_with_the_editors_outcome_and_r
     assert "The sources describe another ferry." in editor
     assert "confidence" not in editor
     # What ClaimCheck proposed: its outcome, confidence, reason line and proof, its own words.
-    assert 'badge-false">False</span>' in proposed and "high confidence" in proposed
+    assert 'badge-false">False</span>' in proposed and "High confidence" in proposed
     reason = proposed[proposed.index('id="verdict-reason"') :]
     assert "Sufficient evidence" in reason[: reason.index("</p>")]
     proof = proposed[proposed.index('class="proof"') :]
@@ -162,7 +162,7 @@ def test_a_kept_verdict_is_claimchecks_own_with_the_editor_who_kept_it(
     outcome = outcome[: outcome.index("</p>")]
     assert 'badge-true badge-xl">True</span>' in outcome
     assert '<span class="tag tag-kept" id="verdict-kept">kept by edna</span>' in outcome
-    assert "high confidence" in card
+    assert "High confidence" in card
     assert "ClaimCheck proposed" not in card and 'id="verdict-editor"' not in card
 
 
@@ -173,7 +173,7 @@ def test_a_verdict_no_editor_has_touched_shows_as_it_always_did(editor_client: C
 
     card = _card(editor_client, verdict.claim)
 
-    assert 'badge-true badge-xl">True</span>' in card and "high confidence" in card
+    assert 'badge-true badge-xl">True</span>' in card and "High confidence" in card
     assert card.index('id="verdict-summary"') < card.index('id="verdict-confidence"')
     assert "kept by" not in card and "ClaimCheck proposed" not in card
     assert 'id="verdict-editor"' not in card
@@ -193,7 +193,7 @@ def test_an_override_through_the_api_leads_the_card_too(editor_client: Client, a
 
     assert 'badge-false badge-xl">False</span>' in editor and "confidence" not in editor
     assert "The second source retracted" in editor
-    assert 'badge-true">True</span>' in proposed and "high confidence" in proposed
+    assert 'badge-true">True</span>' in proposed and "High confidence" in proposed
 
 
 def test_a_re_run_queues_a_fresh_run_and_keeps_the_old_verdict(editor_client: Client) -> None:

@@ -37,7 +37,7 @@ def test_an_editor_reads_the_summary_the_dates_and_a_quote_in_context(
     expect(summary).to_contain_text("14 Jun 2024")
     # The weights are there, one click away.
     expect(page.locator("#verdict-reason")).not_to_be_visible()
-    page.get_by_text("How it was weighed").click()
+    page.get_by_text("How this was weighed").click()
     expect(page.locator("#verdict-reason")).to_be_visible()
 
     table = page.locator("table.evidence")

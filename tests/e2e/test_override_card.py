@@ -19,7 +19,7 @@ from tests.e2e.test_review_desk import sign_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 REASON = "The regulator's register lists the plant as opening in July, not June."
-CONFIDENCE = re.compile(r"(high|medium|low) confidence")
+CONFIDENCE = re.compile(r"(High|Medium|Low) confidence")
 
 
 def _top(locator: Any) -> float:
@@ -42,7 +42,7 @@ def test_an_override_leads_the_card_and_the_confidence_stays_with_claimchecks_pr
     call_command("load_demo", decide_claims=True, stdout=io.StringIO())
     claim = Claim.objects.get(text__startswith="Veltria Motors opened")
     assert claim.outcome == "true" and claim.fact_check_tier
-    tier = f"{claim.fact_check_tier} confidence"
+    tier = f"{claim.fact_check_tier.capitalize()} confidence"
     sign_in(page, live_server, editor)
     page.goto(f"{live_server.url}/claims/{claim.pk}/")
 
@@ -73,7 +73,7 @@ def test_an_override_leads_the_card_and_the_confidence_stays_with_claimchecks_pr
     expect(proposed.locator("#verdict-confidence")).to_contain_text(tier)
     assert _top(editor_part) < _top(proposed)
     assert card.locator("[class*='tag-conf-']").count() == 1  # the proposal's, and no other
-    proposed.get_by_text("How it was weighed").click()
+    proposed.get_by_text("How this was weighed").click()
     expect(proposed.locator(".proof")).to_contain_text("Pipeline verdict: True")
     expect(proposed.locator(".proof")).not_to_contain_text("Editor verdict")
     # The page as a whole reads the same once reloaded (not only the HTMX answer).

@@ -33,11 +33,15 @@ def test_the_claim_page_shows_the_weighed_proposal_and_what_moved_it(
     sign_in(page, live_server, editor)
     page.goto(f"{live_server.url}/claims/{claim.pk}/")
 
+    # One confidence shows; the outcome model's chances wait under "How this was weighed".
     weighed = page.locator("#verdict-weighed")
+    expect(weighed).to_be_hidden()
+    page.locator("#verdict-weighing > summary").click()
     expect(weighed).to_be_visible()
     expect(weighed).to_contain_text(proposal["text"])
     expect(weighed).to_contain_text(
-        f"chance True {p['true']:.2f} · False {p['false']:.2f} · not decidable {p['invalid']:.2f}"
+        f"chance of each outcome: True {p['true']:.2f} · False {p['false']:.2f} · "
+        f"not decidable {p['invalid']:.2f}"
     )
     movers = page.locator("#verdict-movers li")
     expect(movers).to_have_count(len(proposal["movers"]))
@@ -45,7 +49,6 @@ def test_the_claim_page_shows_the_weighed_proposal_and_what_moved_it(
         expect(movers.nth(number)).to_have_text(mover["text"])
     screenshot(f"weighed-{claim.pk}")
 
-    page.locator("#verdict-weighing > summary").click()
     expect(page.locator("#verdict-weighing .proof")).to_contain_text(
         f"Weighed together: {proposal['text']}"
     )
