@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from claims import services as claim_services
+from claims.services import review as claim_review
 from claims.models import ClaimStatus, EventKind
 from decisions.errors import ClaimError
 from decisions.services import claim_mark_reviewed, claim_take
@@ -49,7 +49,7 @@ def test_when_the_review_row_cannot_be_written_the_claim_is_not_marked_reviewed(
     def broken(**kwargs: Any) -> None:
         raise RuntimeError("the event log is unreachable")
 
-    monkeypatch.setattr(claim_services, "event_record", broken)
+    monkeypatch.setattr(claim_review, "event_record", broken)
     with pytest.raises(RuntimeError):
         claim_mark_reviewed(claim=claim, editor=editor)
     claim.refresh_from_db()

@@ -41,7 +41,11 @@ def test_an_override_is_the_editors_outcome_with_who_when_and_why(editor: Any) -
 
     assert card.proposed == Outcome.TRUE and card.proposed_label == "True"
     assert card.override == selectors.EditorWord(
-        outcome=Outcome.FALSE, editor="edna", at=override.at, reason="It was retracted."
+        outcome=Outcome.FALSE,
+        editor="edna",
+        at=override.at,
+        reason="It was retracted.",
+        replaced=Outcome.TRUE,
     )
     assert card.override.outcome_label == "False"
     assert card.kept is None
