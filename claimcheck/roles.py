@@ -137,20 +137,31 @@ def require_editor_request(request: HttpRequest) -> None:
         raise Forbidden(API_NEEDS_EDITOR, page_message=NEEDS_EDITOR)
 
 
+def require_viewer_request(request: HttpRequest) -> None:
+    """`require_viewer` for a page polled every few seconds: reads the role from the session."""
+    if not _request_roles(request)["viewer"]:
+        raise Forbidden(API_NEEDS_VIEWER, page_message=NEEDS_VIEWER)
+
+
 def request_is_editor(request: HttpRequest) -> bool:
+    return _request_roles(request)["editor"]
+
+
+def _request_roles(request: HttpRequest) -> dict[str, bool]:
     user = request.user
     if not (user.is_authenticated and user.is_active):
-        return False
+        return {"editor": False, "viewer": False}
     if user.is_superuser:
-        return True
+        return {"editor": True, "viewer": True}
     cached = request.session.get("_claimcheck_role")
     now = time.time()
     if (
         isinstance(cached, dict)
         and cached.get("user") == user.pk
         and now - float(cached.get("at", 0)) < ROLE_CACHE_SECONDS
+        and "viewer" in cached
     ):
-        return bool(cached.get("editor"))
-    editor = is_editor(user)
-    request.session["_claimcheck_role"] = {"user": user.pk, "editor": editor, "at": now}
-    return editor
+        return {"editor": bool(cached.get("editor")), "viewer": bool(cached.get("viewer"))}
+    roles = {"editor": is_editor(user), "viewer": is_viewer(user)}
+    request.session["_claimcheck_role"] = {"user": user.pk, **roles, "at": now}
+    return roles

@@ -24,4 +24,14 @@ urlpatterns = [
     path("claims/<int:pk>/comments/", views.claim_comment, name="claim_comment"),
     path("claims/<int:pk>/rerun/", views.claim_rerun_view, name="claim_rerun"),
     path("dashboard/", views.dashboard, name="dashboard"),
+    path("people/", views.people_list, name="people"),
+    path("people/<int:pk>/role/", views.person_role, name="person_role"),
+    path("people/<int:pk>/active/", views.person_active, name="person_active"),
+    path("people/<int:pk>/password/", views.person_password, name="person_password"),
+    path("people/<int:pk>/tokens/", views.person_token, name="person_token"),
+    path(
+        "people/<int:pk>/tokens/<int:token_id>/revoke/",
+        views.person_token_revoke,
+        name="person_token_revoke",
+    ),
 ]

@@ -13,7 +13,7 @@ from pydantic import Field
 
 from claimcheck.daterange import FilterDate, SaneDate, SaneDateTime
 from claimcheck.errors import ApplicationError
-from claimcheck.roles import AuthenticatedHttpRequest, require_editor
+from claimcheck.roles import AuthenticatedHttpRequest, require_editor, require_viewer
 from claimcheck.schemas import OFFSET_MAX, BlankIsNone, ErrorOut, InputSchema
 from claims.models import Claim, ClaimStatus, Outcome
 from decisions.models import Override
@@ -274,7 +274,7 @@ def _submit_many(items: list[ClaimIn], user: User) -> list[tuple[Claim, bool]]:
 def get_claim(
     request: AuthenticatedHttpRequest, response: HttpResponse, claim_id: int
 ) -> Status[Any]:
-    claim = selectors.claim_for_editor(user=request.user, claim_id=claim_id)
+    claim = selectors.claim_for_viewer(user=request.user, claim_id=claim_id)
     response["ETag"] = etag(claim)
     return Status(200, claim_payload(claim))
 
@@ -298,7 +298,7 @@ class ClaimFilters(Schema):
     "`fact_check`) is ClaimCheck's.",
 )
 def list_claims(request: AuthenticatedHttpRequest, filters: Query[ClaimFilters]) -> Status[Any]:
-    require_editor(request.user)
+    require_viewer(request.user)
     outcome = (filters.outcome or "").lower()
     if outcome and outcome not in Outcome.values:
         raise ApplicationError(

@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Value, When
 
 from claimcheck.errors import NotFound
-from claimcheck.roles import require_editor
+from claimcheck.roles import require_editor, require_viewer
 from claims.models import (
     Claim,
     ClaimOrigin,
@@ -112,6 +112,12 @@ def claim_get(*, claim_id: int, with_people: bool = False) -> Claim:
     if claim is None:
         raise NotFound(f"no claim {claim_id}")
     return claim
+
+
+def claim_for_viewer(*, user: User, claim_id: int, with_people: bool = False) -> Claim:
+    """The claim, looked up for a user who may read the desk: `Forbidden` before `NotFound`."""
+    require_viewer(user)
+    return claim_get(claim_id=claim_id, with_people=with_people)
 
 
 def claim_for_editor(*, user: User, claim_id: int, with_people: bool = False) -> Claim:

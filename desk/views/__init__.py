@@ -1,5 +1,5 @@
 """The review desk: the claim queue, submitting claims, the claim page with its live timeline,
-verdict review and override, and the dashboard.
+verdict review and override, the dashboard, and (for admins) people.
 
 Each view looks the claim up, checks the role, validates, calls one action from
 the engine's `decisions.services` and renders the page, or only the partial HTMX asked for."""
@@ -16,6 +16,14 @@ from desk.views.claim import (
     evidence_context,
 )
 from desk.views.dashboard import dashboard
+from desk.views.people import (
+    people_list,
+    person_active,
+    person_password,
+    person_role,
+    person_token,
+    person_token_revoke,
+)
 from desk.views.queue import (
     claim_list,
     claim_queue_live,
@@ -43,4 +51,10 @@ __all__ = [
     "dashboard",
     "evidence_context",
     "my_queue",
+    "people_list",
+    "person_active",
+    "person_password",
+    "person_role",
+    "person_token",
+    "person_token_revoke",
 ]

@@ -13,7 +13,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from claimcheck.errors import form_error
-from claimcheck.roles import AuthenticatedHttpRequest, editor_required, require_editor_request
+from claimcheck.roles import (
+    AuthenticatedHttpRequest,
+    editor_required,
+    require_viewer_request,
+    viewer_required,
+)
 from claims.models import Claim
 from claims.services import claim_state
 from decisions.errors import ClaimError
@@ -48,10 +53,10 @@ def _claim_context(
     }
 
 
-@editor_required
+@viewer_required
 @require_GET
 def claim_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    claim = selectors.claim_for_editor(user=request.user, claim_id=pk, with_people=True)
+    claim = selectors.claim_for_viewer(user=request.user, claim_id=pk, with_people=True)
     return render(request, "desk/claim_detail.html", _claim_context(claim))
 
 
@@ -64,7 +69,7 @@ def claim_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     With `check`, asked while the editor is typing (a refresh would swap the form away): 204
     when nothing changed, else one plain sentence of what did, which the page shows above the
     form before it is sent."""
-    require_editor_request(request)
+    require_viewer_request(request)
     claim = selectors.claim_get(claim_id=pk, with_people=True)
     if not wants_partial(request) and "check" not in request.GET:
         return redirect("claim_detail", pk=claim.pk)
@@ -98,11 +103,11 @@ def _change_words(claim: Claim, seen: str) -> str:
     return "New on this claim since you opened it: a comment or a step. Look before you send."
 
 
-@editor_required
+@viewer_required
 @require_GET
 def evidence_context(request: AuthenticatedHttpRequest, pk: int, evidence_id: int) -> HttpResponse:
     """One evidence quote inside the page text it was read from, with a link to the original."""
-    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
+    claim = selectors.claim_for_viewer(user=request.user, claim_id=pk)
     context = selectors.evidence_in_context(claim=claim, evidence_id=evidence_id)
     if context is None:
         raise Http404("No stored page for this evidence.")

@@ -6,12 +6,12 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from claimcheck.roles import AuthenticatedHttpRequest, editor_required
+from claimcheck.roles import AuthenticatedHttpRequest, viewer_required
 from claims.models import ClaimStatus
 from desk import charts, selectors
 
 
-@editor_required
+@viewer_required
 @require_GET
 def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
     totals = selectors.dashboard_totals()

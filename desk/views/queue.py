@@ -14,7 +14,12 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from claimcheck.roles import AuthenticatedHttpRequest, editor_required, require_editor_request
+from claimcheck.roles import (
+    AuthenticatedHttpRequest,
+    editor_required,
+    require_viewer_request,
+    viewer_required,
+)
 from claims.models import Outcome
 from decisions.errors import ClaimError
 from decisions.services import (
@@ -35,7 +40,7 @@ QUEUE_POLL_MS_ACTIVE = 1000
 QUEUE_POLL_MS_IDLE = 3000
 
 
-@editor_required
+@viewer_required
 @require_GET
 def claim_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _queue(request, partial=wants_partial(request))
@@ -179,7 +184,7 @@ def claim_queue_live(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The queue's poll: 204 while nothing changed (three queries: session, user, queue state),
     else the results as they are now. An open queue keeps polling, more slowly once nothing
     runs, so that new claims and overrides reach it."""
-    require_editor_request(request)
+    require_viewer_request(request)
     if not wants_partial(request):
         query = request.GET.copy()
         query.pop("since", None)

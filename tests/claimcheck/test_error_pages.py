@@ -32,7 +32,7 @@ def test_a_page_the_role_may_not_open_shows_the_products_403(outsider_client: Cl
     assert response.status_code == 403
     body = response.content.decode()
     assert PRODUCT in body and "You can't open this page" in body
-    assert "editors" in body
+    assert "a role on the desk" in body
 
 
 @override_settings(DEBUG=False)

@@ -140,7 +140,7 @@ def test_a_crash_in_a_handler_is_a_500_in_the_api_shape(
     def crash(**kwargs: Any) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(selectors, "claim_for_editor", crash)
+    monkeypatch.setattr(selectors, "claim_for_viewer", crash)
     response = api.get("/api/claims/1")
     assert response.status_code == 500
     assert response.json() == {"error": "unexpected error", "details": "RuntimeError"}

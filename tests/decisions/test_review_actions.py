@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from claims.services import review as claim_review
 from claims.models import ClaimStatus, EventKind
+from claims.services import review as claim_review
 from decisions.errors import ClaimError
 from decisions.services import claim_mark_reviewed, claim_take
 from tests.factories import ClaimFactory, DecidedClaimFactory

@@ -183,7 +183,7 @@ def test_a_decided_claims_poll_answers_204_until_someone_changes_it(
     check = {"since": since, "v": claim.version, "check": 1}
     assert editor_client.get(poll, check, headers=HX).status_code == 204
 
-    other = UserFactory(username="editor2", groups=["editors"])
+    other: Any = UserFactory(username="editor2", groups=["editors"])
     verdict_override(claim=claim, editor=other, to_outcome=Outcome.FALSE, reason="Retracted.")
 
     changed = editor_client.get(poll, {"since": since}, headers=HX)

@@ -77,9 +77,12 @@ def test_a_signed_in_user_without_a_role_gets_403_everywhere(
 
 def test_the_403_page_says_which_role_is_missing(outsider_client: Client) -> None:
     body = outsider_client.get(reverse("home")).content.decode()
-    assert "This page needs the editor role" in body
-    assert "Ask an admin to add you to the editors group." in body
-    assert "admins group" not in body
+    assert "This page needs a role on the desk (viewer, editor or admin)" in body
+    assert "Ask an admin to give your account one on the People page." in body
+    submit = outsider_client.get(reverse("claim_new")).content.decode()
+    assert "This page needs the editor role" in submit
+    assert "Ask an admin to add you to the editors group." in submit
+    assert "admins group" not in submit
 
 
 @pytest.mark.parametrize("persona", ["editor_client", "admin_client_"])

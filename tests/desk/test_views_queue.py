@@ -41,7 +41,8 @@ def test_the_queue_lists_claims_newest_first_with_outcome_totals_sources_and_age
     row = row[: row.index("</tr>")]
     assert 'badge badge-true">True' in row
     assert ">1.8<" in row and ">0.4<" in row
-    assert '<td class="num">2</td>' in row  # two distinct sources, the repeated URL counted once
+    # Two distinct sources: the repeated URL counted once.
+    assert 'data-label="Sources">2</td>' in row
     assert "3\xa0days ago" in row
 
 
