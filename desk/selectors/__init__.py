@@ -1,22 +1,16 @@
 """The desk's reads, by subject: `claims` (the queue, lookups with the role check, the review
-order), `claim_page` (the timeline and everything the claim page shows), `quotes` (a quote in its
-page), `verdict_card` (whose outcome a claim shows: ClaimCheck's proposal or an editor's),
-`dashboard`, and `progress` (how far a claim being checked has got). Pages and the API call the
-same ones; writes are in `decisions.services`, and whether and why each evidence row counted is
-the engine's `decisions.selectors.claim_counting`."""
+order), `claim_page` (everything the claim page shows), `timeline` (its live steps), `quotes`
+(a quote in its page), `verdict_card` (whose outcome a claim shows: ClaimCheck's proposal or an
+editor's), `dashboard`, and `progress` (how far a claim being checked has got). Pages and the
+API call the same ones; writes are in `decisions.services`, and whether and why each evidence
+row counted is the engine's `decisions.selectors.claim_counting`."""
 
 from desk.selectors.claim_page import (
-    AgreementBars,
     ClaimPage,
     RunChanges,
-    TimelineEntry,
-    TimelineRun,
     claim_page,
-    last_event_sequence,
-    latest_totals,
     run_changes,
     shown_proof,
-    timeline,
 )
 from desk.selectors.claims import (
     QUEUE_SORT_DEFAULT,
@@ -51,6 +45,14 @@ from desk.selectors.dashboard import (
 )
 from desk.selectors.progress import Progress, claims_progress, progress_of
 from desk.selectors.quotes import QuoteInContext, evidence_in_context
+from desk.selectors.timeline import (
+    AgreementBars,
+    TimelineEntry,
+    TimelineRun,
+    last_event_sequence,
+    latest_totals,
+    timeline,
+)
 from desk.selectors.verdict_card import EditorWord, VerdictCard, verdict_card
 from desk.selectors.weighed_rows import weighed_words
 

@@ -1,20 +1,16 @@
-"""The claim page's reads: the live timeline, the weights as drawn, what changed since the last
-run, and the verdict's proof as shown (a quote in the page text it was read from is in
+"""The claim page's reads: what changed since the last run, the verdict's sources and proof as
+shown (the live timeline is in `timeline`, a quote in the page text it was read from in
 `quotes`)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from django.db.models import Max
-from django.utils.dateparse import parse_datetime
 from django.utils.safestring import SafeString, mark_safe
 
 from claimcheck.config import get_config
-from claims.models import Claim, EventKind, PipelineEvent
+from claims.models import Claim, EventKind
 from decisions.models import Comment, Override, Verdict
 from decisions.selectors import (
     Counting,
@@ -25,141 +21,18 @@ from decisions.selectors import (
     verdict_summary,
 )
 from desk.selectors.claims import also_reported_by
-from desk.selectors.progress import DOING, Progress, counts_after, doing_after, progress_of
+from desk.selectors.progress import Progress, progress_of, reporting_steps
+from desk.selectors.timeline import (
+    AgreementBars,
+    TimelineEntry,
+    TimelineRun,
+    latest_totals,
+    timeline,
+)
 from desk.selectors.verdict_card import VerdictCard, proposed_proof, verdict_card
 from desk.selectors.weighed_rows import weighed_words
 from evidence.entities import Entity, extract_entities
 from evidence.models import Evidence, FactCheckMatch
-
-# --- the live timeline --------------------------------------------------------------------------
-
-
-def _when(value: Any) -> datetime | None:
-    if not value:
-        return None
-    try:
-        return parse_datetime(str(value))
-    except ValueError:
-        return None
-
-
-@dataclass(frozen=True)
-class TimelineEntry:
-    """One event as the page shows it: the payload's keys, with dates parsed."""
-
-    event: PipelineEvent
-    run: int
-    data: dict[str, Any]
-
-    @property
-    def kind(self) -> str:
-        return self.event.kind
-
-    @property
-    def doing(self) -> str:
-        """What the claim is doing once this step is on its timeline, against its budgets."""
-        return str(self.data.get("doing") or DOING.get(self.event.kind, "working"))
-
-    @property
-    def counts(self) -> dict[str, int]:
-        """The run's queries, pages read and evidence once this step is on its timeline."""
-        return dict(self.data.get("counts") or {})
-
-
-@dataclass(frozen=True)
-class TimelineRun:
-    number: int
-    entries: list[TimelineEntry]
-
-
-@dataclass(frozen=True)
-class AgreementBars:
-    """The decision's weights as the claim page draws them: each side against the agreement
-    threshold (the verdict's own totals are `decisions.types.Totals`)."""
-
-    support: float
-    refute: float
-    threshold: float
-    support_domains: list[str] = field(default_factory=list)
-    refute_domains: list[str] = field(default_factory=list)
-
-    @property
-    def support_pct(self) -> int:
-        return _pct(self.support, self.threshold)
-
-    @property
-    def refute_pct(self) -> int:
-        return _pct(self.refute, self.threshold)
-
-
-def _pct(value: float, threshold: float) -> int:
-    return min(100, round(100 * value / threshold)) if threshold > 0 else 0
-
-
-def _entry(event: PipelineEvent, run: int) -> TimelineEntry:
-    data = dict(event.payload or {})
-    if event.kind == EventKind.SEARCH:
-        data["provider_rows"] = sorted((data.get("providers") or {}).items())
-    elif event.kind == EventKind.CRAWL:
-        data["published_at"] = _when(data.get("published"))
-    elif event.kind == EventKind.EVIDENCE:
-        data["event_date"] = _when(data.get("event_at"))
-    elif event.kind == EventKind.DECISION:
-        data["totals"] = _totals_from(data)
-    return TimelineEntry(event=event, run=run, data=data)
-
-
-def _totals_from(payload: dict[str, Any]) -> AgreementBars:
-    return AgreementBars(
-        support=float(payload.get("support") or 0),
-        refute=float(payload.get("refute") or 0),
-        threshold=float(payload.get("threshold") or get_config().budgets.agreement_score),
-        support_domains=list(payload.get("support_domains") or []),
-        refute_domains=list(payload.get("refute_domains") or []),
-    )
-
-
-def timeline(*, events: list[PipelineEvent]) -> list[TimelineRun]:
-    """Events grouped by the run they belong to, newest run first, each in order."""
-    runs: dict[int, list[TimelineEntry]] = defaultdict(list)
-    current = 1
-    shown = ""
-    steps: list[str] = []
-    verified = 0
-    for event in events:
-        number = (event.payload or {}).get("run")
-        if isinstance(number, int):
-            current = number
-        entry = _entry(event, current)
-        steps = [] if event.kind == EventKind.QUEUED else [*steps, event.kind]
-        if not steps:
-            verified = 0
-        elif event.kind == EventKind.VERIFY and (event.payload or {}).get("verified"):
-            verified += 1  # a snippet found on its page is a piece of evidence
-        entry.data["doing"] = doing_after(steps=steps)
-        entry.data["counts"] = counts_after(steps=steps, verified=verified)
-        if event.kind in (EventKind.QUERY, EventKind.SEARCH):
-            # A search that sends the query just shown does not show it again.
-            query = str(entry.data.get("query") or "")
-            entry.data["repeat_query"] = bool(query) and query == shown
-            shown = query
-        runs[current].append(entry)
-    return [TimelineRun(number, runs[number]) for number in sorted(runs, reverse=True)]
-
-
-def latest_totals(*, claim: Claim, events: list[PipelineEvent]) -> AgreementBars:
-    for event in reversed(events):
-        if event.kind == EventKind.DECISION and event.payload.get("run") == claim.run_number:
-            return _totals_from(event.payload)
-    return AgreementBars(
-        support=claim.support_total,
-        refute=claim.refute_total,
-        threshold=get_config().budgets.agreement_score,
-    )
-
-
-def last_event_sequence(*, claim: Claim) -> int:
-    return int(claim.events.aggregate(n=Max("sequence"))["n"] or 0)
 
 
 @dataclass(frozen=True)
@@ -283,12 +156,43 @@ class ClaimPage:
 
     weighed_rows: dict[int, str] = field(default_factory=dict)
     """Rows the verdict's weighed proposal read, with how (`weighed_rows.weighed_words`)."""
+    row_steps: dict[int, int] = field(default_factory=dict)
+    """Each evidence row against the sequence of the step that reports it."""
 
     @property
-    def evidence_counts(self) -> list[tuple[Evidence, RowCount, str]]:
-        """Each shown row with its count and how the proposal weighed it, for the table."""
+    def evidence_counts(self) -> list[tuple[Evidence, RowCount, str, int]]:
+        """Each shown row with its count, how the proposal weighed it and the step that reports
+        it, for the table. While the claim is checked, a row whose step is not on the timeline
+        yet waits for it, so that the table never runs ahead of the steps and counts shown."""
         rows = self.counting.shown_with_counts() if self.counting else []
-        return [(row, count, self.weighed_rows.get(row.pk, "")) for row, count in rows]
+        running = not self.claim.is_terminal
+        return [
+            (row, count, self.weighed_rows.get(row.pk, ""), self.row_steps.get(row.pk, 0))
+            for row, count in rows
+            if not running or row.pk in self.row_steps
+        ]
+
+    @property
+    def last_step(self) -> TimelineEntry | None:
+        """The current run's latest step: the status bar shows what it carries."""
+        return self.runs[0].entries[-1] if self.runs and self.runs[0].entries else None
+
+    @property
+    def counters(self) -> dict[str, int]:
+        """The run's queries, pages read and evidence as of its latest step."""
+        step = self.last_step
+        if step is not None:
+            return step.counts
+        claim = self.claim
+        return (
+            {"queries": 0, "pages": 0, "evidence": 0}
+            if not claim.is_terminal
+            else {
+                "queries": claim.queries_used,
+                "pages": claim.crawls_used,
+                "evidence": claim.evidence_count,
+            }
+        )
 
     @property
     def counting_differs(self) -> bool:
@@ -320,6 +224,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
     """The claim page's data. `full` is False while the claim is still running: the poll then
     skips the parts that only show once there is a verdict."""
     events = list(claim.events.order_by("sequence"))
+    stored = dict(claim.evidence.values_list("pk", "created_at"))
     counting = claim_counting(claim=claim)
     evidence = counting.shown
     verdicts: list[Verdict] = []
@@ -343,7 +248,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         if verdict is None
         else verdict_card(claim=claim, verdict=verdict, overrides=overrides, events=events)
     )
-    runs = timeline(events=events)
+    runs = timeline(events=events, stored=stored)
     _point_at_table(runs, {row.pk for row in evidence})
     counted = {row.url for row, count in counting.shown_with_counts() if count.counted}
     sources = (verdict.sources or []) if verdict is not None else []
@@ -387,6 +292,7 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         card=card,
         counting=counting,
         weighed_rows={} if verdict is None else weighed_words(verdict.proposal, evidence),
+        row_steps=reporting_steps(stored=stored, events=events),
     )
 
 

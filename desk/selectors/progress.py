@@ -3,8 +3,11 @@ the claim page's status bar and the queue's rows."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
+from itertools import accumulate
 
 from claimcheck.config import get_config
 from claims.models import Claim, EventKind, PipelineEvent
@@ -44,9 +47,12 @@ def doing_after(*, steps: list[str]) -> str:
     latest = steps[-1]
     budgets = get_config().budgets
     if latest in (EventKind.QUERY, EventKind.SEARCH):
-        queries = max(1, steps.count(EventKind.QUERY))
-        verb = "composing query" if latest == EventKind.QUERY else "searching: query"
-        return f"{verb} {queries} of at most {budgets.max_queries}"
+        # Counted per attempt: each search sends one query, so a query being composed is the
+        # one after those sent, and a search is the query it sends.
+        sent = steps.count(EventKind.SEARCH)
+        if latest == EventKind.QUERY:
+            return f"composing query {sent + 1} of at most {budgets.max_queries}"
+        return f"searching: query {sent} of at most {budgets.max_queries}"
     if latest in (EventKind.CRAWL, EventKind.EVIDENCE, EventKind.VERIFY):
         pages = max(1, steps.count(EventKind.CRAWL) + steps.count(EventKind.VERIFY))
         where = f"page {pages} of at most {budgets.total_crawls}"
@@ -56,14 +62,29 @@ def doing_after(*, steps: list[str]) -> str:
     return DOING.get(latest, "working")
 
 
-def counts_after(*, steps: list[str], verified: int) -> dict[str, int]:
+def counts_after(*, steps: list[str], found: int) -> dict[str, int]:
     """The run's queries sent, pages read and evidence once `steps` are on its timeline;
-    `verified` counts its snippets found on their pages (each a piece of evidence)."""
+    `found` is the evidence rows the run had stored by then (the status bar, each step and the
+    verdict count the same rows)."""
     return {
         "queries": steps.count(EventKind.SEARCH),
         "pages": steps.count(EventKind.CRAWL) + steps.count(EventKind.VERIFY),
-        "evidence": steps.count(EventKind.EVIDENCE) + verified,
+        "evidence": found,
     }
+
+
+def reporting_steps(*, stored: dict[int, datetime], events: list[PipelineEvent]) -> dict[int, int]:
+    """Each evidence row (by id, with when it was stored) against the step that reports it:
+    the first step recorded at or after it. A row stored after the latest step is left out:
+    its step is not on the timeline yet."""
+    # Steps recorded by several processes may be a clock tick out of order: the latest so far.
+    times = list(accumulate((event.created_at for event in events), max))
+    steps: dict[int, int] = {}
+    for pk, at in stored.items():
+        index = bisect_left(times, at)
+        if index < len(events):
+            steps[pk] = events[index].sequence
+    return steps
 
 
 def progress_of(*, kinds: list[str]) -> Progress:

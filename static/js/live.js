@@ -108,88 +108,166 @@
 
   // A refresh can bring several steps of a claim's timeline at once (a check against fast
   // sites takes well under a second): they appear one after another, in their order, and the
-  // step counter counts along, instead of the page jumping from "Queued" to the verdict.
+  // page follows the step shown, never running ahead of it. Each step carries what the status
+  // bar says once it is shown (its number, what the claim is doing, the run's counts and
+  // weights); the evidence rows carry the step that reported them; what only the last step can
+  // say (the outcome, the verdict card, the review) waits for it. One reveal runs at a time,
+  // across refreshes: a refresh in the middle of one carries on from the step shown.
   var REVEAL_MS = 200;
   var shown = 0;
+  var timer = null;
 
   function sequence(item) {
     return parseInt(item.id.slice("event-".length), 10) || 0;
   }
 
   function steps() {
-    return Array.prototype.slice.call(document.querySelectorAll("li.tl[id^='event-']"));
+    return Array.prototype.slice.call(document.querySelectorAll("li.tl[id^='event-']"))
+      .sort(function (a, b) { return sequence(a) - sequence(b); });
+  }
+
+  function latest() {
+    var all = steps();
+    return all.length ? sequence(all[all.length - 1]) : 0;
+  }
+
+  function text(id) {
+    var element = document.getElementById(id);
+    return element ? element.textContent : null;
+  }
+
+  function setText(id, value) {
+    var element = document.getElementById(id);
+    if (element && value !== null) {
+      element.textContent = value;
+    }
+  }
+
+  function plural(n, one, many) {
+    return n + " " + (n === 1 ? one : many);
+  }
+
+  function meter(side, value) {
+    var fill = document.getElementById("meter-" + side);
+    var words = document.getElementById("meter-" + side + "-value");
+    if (!fill || !words) {
+      return;
+    }
+    var threshold = parseFloat(document.getElementById("meter-support-value")
+      .getAttribute("data-threshold")) || 0;
+    var pct = threshold > 0 ? Math.min(100, Math.round(100 * value / threshold)) : 0;
+    fill.style.width = pct + "%";
+    words.textContent = value.toFixed(1) + " / " + threshold.toFixed(1);
+  }
+
+  // The page as of the step `upTo`: later steps and rows hidden, the status bar as that step
+  // left it, the decision's parts waiting.
+  function showUpTo(upTo) {
+    var live = document.getElementById("claim-live");
+    if (live) {
+      live.classList.add("revealing");
+    }
+    var current = null;
+    steps().forEach(function (item) {
+      var later = sequence(item) > upTo;
+      if (!later && item.classList.contains("tl-pending")) {
+        item.classList.add("tl-arrived");
+      }
+      item.classList.toggle("tl-pending", later);
+      if (!later) {
+        current = item;
+      }
+    });
+    var rows = 0;
+    document.querySelectorAll("tbody.ev-row").forEach(function (row) {
+      var later = (parseInt(row.getAttribute("data-seq"), 10) || 0) > upTo;
+      row.classList.toggle("ev-later", later);
+      rows += later ? 0 : 1;
+    });
+    setText("evidence-count", String(rows));
+    if (!current) {
+      return;
+    }
+    var step = parseInt(current.getAttribute("data-step"), 10) || 0;
+    var doing = current.getAttribute("data-doing") || "";
+    setText("claim-step", step ? "Step " + step + ": " + doing :
+      doing.charAt(0).toUpperCase() + doing.slice(1));
+    var counters = document.getElementById("claim-counters");
+    if (counters) {
+      var queries = parseInt(current.getAttribute("data-queries"), 10) || 0;
+      var pages = parseInt(current.getAttribute("data-pages"), 10) || 0;
+      var evidence = parseInt(current.getAttribute("data-evidence"), 10) || 0;
+      counters.textContent = "Run " + counters.getAttribute("data-run") + " · " +
+        plural(queries, "query", "queries") + " · " + plural(pages, "page", "pages") +
+        " read · " + evidence + " evidence";
+    }
+    meter("support", parseFloat(current.getAttribute("data-support")) || 0);
+    meter("refute", parseFloat(current.getAttribute("data-refute")) || 0);
+  }
+
+  // The latest step shown: the page as the server rendered it, which says what that step
+  // carries, with the decision's parts in view.
+  function finish() {
+    timer = null;
+    shown = latest();
+    showUpTo(shown);
+    var live = document.getElementById("claim-live");
+    if (live) {
+      live.classList.remove("revealing");
+    }
+  }
+
+  // Shows the step after the one shown, then waits its pause before the next: a busy moment in
+  // the browser delays the rest, and never shows two at once.
+  function advance() {
+    var next = steps().filter(function (item) {
+      return sequence(item) > shown;
+    })[0];
+    if (!next) {
+      finish();
+      return;
+    }
+    shown = sequence(next);
+    if (shown >= latest()) {
+      finish();
+      return;
+    }
+    showUpTo(shown);
+    timer = window.setTimeout(advance, REVEAL_MS);
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    steps().forEach(function (item) {
-      shown = Math.max(shown, sequence(item));
-    });
+    shown = latest();
+  });
+
+  // htmx settles a swap a moment after it: the new page's elements first wear the classes of
+  // the old ones with their ids, then their own; the step shown is put back on them after.
+  document.addEventListener("htmx:afterSettle", function () {
+    if (timer !== null && document.getElementById("claim-live")) {
+      showUpTo(shown);
+    }
   });
 
   // On the swap itself, before the new steps are painted.
   document.addEventListener("htmx:afterSwap", function () {
+    if (!document.getElementById("claim-live")) {
+      return;
+    }
     var fresh = steps().filter(function (item) {
       return sequence(item) > shown;
     });
-    if (!fresh.length) {
+    var calm = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    if (timer !== null && !calm) {
+      showUpTo(shown);  // a reveal under way carries on over the new page
       return;
     }
-    fresh.sort(function (a, b) {
-      return sequence(a) - sequence(b);
-    });
-    shown = sequence(fresh[fresh.length - 1]);
-    if (window.matchMedia("(prefers-reduced-motion: reduce)").matches || fresh.length < 2) {
+    if (calm || fresh.length < 2) {
+      if (timer !== null) {
+        window.clearTimeout(timer);
+      }
+      finish();
       return;
     }
-    // The counters in the status bar and the evidence table's count follow the steps shown:
-    // each step carries its run's queries, pages and evidence as of that step.
-    var counter = document.getElementById("claim-step");
-    var final = counter ? counter.textContent : "";
-    var counters = document.getElementById("claim-counters");
-    var finalCounters = counters ? counters.textContent : "";
-    var evidenceCount = document.getElementById("evidence-count");
-    var finalEvidence = evidenceCount ? evidenceCount.textContent : "";
-    function plural(n, one, many) {
-      return n + " " + (n === 1 ? one : many);
-    }
-    function arrive(item, index) {
-      item.classList.remove("tl-pending");
-      item.classList.add("tl-arrived");
-      var last = index === fresh.length - 1;
-      var step = document.getElementById("claim-step");
-      if (step) {
-        step.textContent = last ? final :
-          "Step " + item.getAttribute("data-step") + ": " + item.getAttribute("data-doing");
-      }
-      var queries = parseInt(item.getAttribute("data-queries"), 10) || 0;
-      var pages = parseInt(item.getAttribute("data-pages"), 10) || 0;
-      var evidence = parseInt(item.getAttribute("data-evidence"), 10) || 0;
-      if (counters) {
-        counters.textContent = last ? finalCounters :
-          finalCounters.split(" · ")[0] + " · " + plural(queries, "query", "queries") + " · " +
-          plural(pages, "page", "pages") + " read · " + evidence + " evidence";
-        counters.setAttribute("data-shown-evidence", last ? "" : String(evidence));
-      }
-      if (evidenceCount) {
-        evidenceCount.textContent = last ? finalEvidence :
-          String(Math.min(evidence, parseInt(finalEvidence, 10) || 0));
-      }
-    }
-    fresh.forEach(function (item, index) {
-      if (index > 0) {
-        item.classList.add("tl-pending");
-      }
-    });
-    // Each step waits its own pause after the one before it, counted from when that one
-    // appeared: a busy moment in the browser delays the rest, and never shows two at once.
-    function next(index) {
-      arrive(fresh[index], index);
-      if (index + 1 < fresh.length) {
-        window.setTimeout(function () {
-          next(index + 1);
-        }, REVEAL_MS);
-      }
-    }
-    next(0);
+    advance();
   });
 })();

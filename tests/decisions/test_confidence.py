@@ -93,7 +93,7 @@ def test_a_decided_claim_shows_its_tier_in_the_queue_the_api_and_the_page(
     assert listed[0]["fact_check"]["tier"] == "high"
 
     queue = editor_client.get("/").content.decode()
-    assert "high confidence" in queue
+    assert 'tag-conf-high"' in queue and '<span class="conf-figure">1.00</span>' in queue
     page = editor_client.get(f"/claims/{claim.pk}/").content.decode()
     assert 'id="verdict-confidence"' in page
     assert 'id="verdict-evidence"' in page

@@ -153,7 +153,7 @@ def test_the_claim_page_shows_the_lean_with_its_probability(editor_client: Clien
     page = editor_client.get(f"/claims/{verdict.claim_id}/").content.decode()
     assert 'id="verdict-weighed"' in page
     assert "leans False, 0.71; not decided" in page
-    assert "chance True 0.12 · False 0.71 · not decidable 0.17" in page
+    assert "its chance of each outcome: True 0.12 · False 0.71 · not decidable 0.17" in page
     assert MOVER in page
 
 
