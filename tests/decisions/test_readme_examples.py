@@ -1,4 +1,6 @@
-"""The README's API examples work as written on the demo data that scripts/run loads."""
+"""The API examples and commands of the README and the pages under docs/ it leads to (the API's
+in docs/api.md, `verify` and its kin in docs/engine.md) work as written on the demo data that
+scripts/run loads."""
 
 from __future__ import annotations
 
@@ -19,7 +21,12 @@ from demo.loader import demo_load
 
 pytestmark = pytest.mark.django_db
 
-README = (Path(settings.BASE_DIR) / "README.md").read_text(encoding="utf-8")
+# The README and the docs/ pages it leads to, read as one text.
+_PAGES = [
+    Path(settings.BASE_DIR) / "README.md",
+    *sorted((Path(settings.BASE_DIR) / "docs").glob("*.md")),
+]
+README = "\n".join(page.read_text(encoding="utf-8") for page in _PAGES)
 
 
 def _example_body(route: str) -> Any:
