@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -116,53 +117,75 @@ def _session_members(sid: int) -> list[int]:
     return members
 
 
-def _start_run(tmp_path: Path, **extra: str) -> tuple[subprocess.Popen[str], int]:
-    port = _free_port()
-    env = _clean_env(tmp_path, PORT=str(port), CLAIMCHECK_DEMO="false", **extra)
-    env.pop("CLAIMCHECK_LOG_LEVEL", None)
-    process = subprocess.Popen(  # noqa: S603 (fixed arguments)
-        [str(ROOT / "scripts" / "run")],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-        # As from a terminal: a test runner started in the background may ignore SIGINT, and a
-        # shell cannot trap a signal that was ignored when it started.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=2) as answer:
-                if answer.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.5)
-    else:
-        process.kill()
-        pytest.fail(f"scripts/run never answered: {process.communicate()[0][-2000:]}")
-    # The server and at least the worker's main process are up.
-    assert len(_session_members(process.pid)) >= 3
-    return process, port
+class _Run:
+    """scripts/run in a session of its own, its output read as it comes."""
+
+    def __init__(self, tmp_path: Path, **extra: str) -> None:
+        self.port = _free_port()
+        env = _clean_env(tmp_path, PORT=str(self.port), CLAIMCHECK_DEMO="false", **extra)
+        env.pop("CLAIMCHECK_LOG_LEVEL", None)
+        self.process = subprocess.Popen(  # noqa: S603 (fixed arguments)
+            [str(ROOT / "scripts" / "run")],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
+            # As from a terminal: a test runner started in the background may ignore SIGINT, and
+            # a shell cannot trap a signal that was ignored when it started.
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+        self.lines: list[str] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    def wait_ready(self, seconds: float = 120) -> None:
+        """Until it says where to open it, as a person at the terminal waits before Ctrl-C."""
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline and self.process.poll() is None:
+            if any(line.startswith("ClaimCheck: open ") for line in self.lines):
+                break
+            time.sleep(0.2)
+        else:
+            self.process.kill()
+            pytest.fail(f"scripts/run never said it was ready: {self.output()[-2000:]}")
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/healthz", timeout=5) as answer:
+            assert answer.status == 200
+        # The server and at least the worker's main process are up.
+        assert len(_session_members(self.process.pid)) >= 3
+
+    def assert_all_stopped(self, seconds: float) -> str:
+        started = time.monotonic()
+        self.process.wait(timeout=seconds)
+        self._reader.join(timeout=seconds)
+        while _session_members(self.process.pid) and time.monotonic() - started < seconds:
+            time.sleep(0.1)
+        assert _session_members(self.process.pid) == [], "a server or worker outlived scripts/run"
+        with socket.socket() as sock:
+            assert sock.connect_ex(("127.0.0.1", self.port)) != 0
+        return self.output()
 
 
-def _assert_all_stopped(process: subprocess.Popen[str], port: int, seconds: float) -> str:
-    started = time.monotonic()
-    output = process.communicate(timeout=seconds)[0]
-    while _session_members(process.pid) and time.monotonic() - started < seconds:
-        time.sleep(0.1)
-    assert _session_members(process.pid) == [], "a server or worker process outlived scripts/run"
-    with socket.socket() as sock:
-        assert sock.connect_ex(("127.0.0.1", port)) != 0
-    return output
+def _start_run(tmp_path: Path, **extra: str) -> _Run:
+    run = _Run(tmp_path, **extra)
+    run.wait_ready()
+    return run
 
 
 def test_ctrl_c_stops_the_server_and_the_worker_within_seconds(tmp_path: Path) -> None:
-    process, port = _start_run(tmp_path)
-    os.killpg(process.pid, signal.SIGINT)  # what a terminal's Ctrl-C sends
-    output = _assert_all_stopped(process, port, seconds=STOP_SECONDS)
+    run = _start_run(tmp_path)
+    port = run.port
+    os.killpg(run.process.pid, signal.SIGINT)  # what a terminal's Ctrl-C sends
+    output = run.assert_all_stopped(seconds=STOP_SECONDS)
     assert "ClaimCheck stopped." in output
     lines = [line for line in output.splitlines() if line.strip()]
     box_end = max(i for i, line in enumerate(lines) if line.startswith("+--"))
@@ -199,9 +222,9 @@ def test_a_port_in_use_is_refused_before_any_set_up(tmp_path: Path) -> None:
 
 
 def test_a_kill_of_the_script_alone_stops_the_server_and_the_worker(tmp_path: Path) -> None:
-    process, port = _start_run(tmp_path)
-    process.terminate()  # SIGTERM to scripts/run only, as `kill PID` does
-    _assert_all_stopped(process, port, seconds=STOP_SECONDS)
+    run = _start_run(tmp_path)
+    run.process.terminate()  # SIGTERM to scripts/run only, as `kill PID` does
+    run.assert_all_stopped(seconds=STOP_SECONDS)
 
 
 @pytest.mark.llm_server
@@ -209,20 +232,20 @@ def test_claimcheck_llm_local_runs_the_model_server_beside_them_and_stops_it_wit
     tmp_path: Path,
 ) -> None:
     llm_port = _free_port()
-    process, port = _start_run(tmp_path, CLAIMCHECK_LLM="local", LLM_PORT=str(llm_port))
+    run = _start_run(tmp_path, CLAIMCHECK_LLM="local", LLM_PORT=str(llm_port))
     with urllib.request.urlopen(f"http://127.0.0.1:{llm_port}/health", timeout=5) as answer:
         assert answer.status == 200
     configs = [
         Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-        for pid in _session_members(process.pid)
+        for pid in _session_members(run.process.pid)
     ]
     used = {line for env in configs for line in env if b"claimcheck-local-llm" in line}
     assert len(used) == 1  # the app and the worker read the one written for the model server
     config_path = Path(used.pop().split(b"=", 1)[1].decode())
     assert f"api_base: http://127.0.0.1:{llm_port}/v1" in config_path.read_text()
 
-    process.terminate()
-    output = _assert_all_stopped(process, port, seconds=STOP_SECONDS)
+    run.process.terminate()
+    output = run.assert_all_stopped(seconds=STOP_SECONDS)
 
     assert f"Local model server: http://127.0.0.1:{llm_port}/v1" in output
     with socket.socket() as sock:
