@@ -38,7 +38,9 @@ def readers_warm() -> dict[str, float]:
         "stance model": _stance(stance_model.get),
         "strong stance model": _stance(stance_model.get_strong),
         "language detector": lambda: detect_language(_SENTENCE),
-        "reranker": lambda: embed([_CLAIM, _SENTENCE]),
+        # This machine's embedder: a configured model server is a guest, tried per call when a
+        # claim needs it, and whether it answers now has no bearing on a worker starting.
+        "reranker": lambda: embed([_CLAIM, _SENTENCE], offline=True),
         "gazetteer": lambda: place_named("paris"),
     }
     took: dict[str, float] = {}

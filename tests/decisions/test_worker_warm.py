@@ -13,7 +13,8 @@ from django.conf import settings
 from django_q.tasks import async_task, result
 
 from claimcheck.queue import ORM
-from tests.processes import database_url, qcluster, wait_until
+from integrations.llm.local_server import write_config
+from tests.processes import database_url, free_port, qcluster, wait_until
 
 QUEUE = f"claimcheck-warm-test-{os.getpid()}"
 
@@ -45,10 +46,7 @@ def _run(broker: ORM, log: Path) -> dict[str, Any]:
     return answer
 
 
-@pytest.mark.django_db(transaction=True)
-def test_workers_inherit_the_models_the_cluster_loaded_before_it_forked(tmp_path: Path) -> None:
-    broker = ORM(list_key=QUEUE)
-    broker.delete_queue()
+def _cluster_env(**extra: str) -> dict[str, str]:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -56,8 +54,17 @@ def test_workers_inherit_the_models_the_cluster_loaded_before_it_forked(tmp_path
         "DATABASE_URL": database_url(),
         "CLAIMCHECK_QUEUE": QUEUE,
         "CLAIMCHECK_WORKERS": "1",
+        **extra,
     }
     env.pop("REDIS_URL", None)
+    return env
+
+
+@pytest.mark.django_db(transaction=True)
+def test_workers_inherit_the_models_the_cluster_loaded_before_it_forked(tmp_path: Path) -> None:
+    broker = ORM(list_key=QUEUE)
+    broker.delete_queue()
+    env = _cluster_env()
     log = tmp_path / "qcluster.log"
     try:
         with qcluster(env, log) as cluster:
@@ -80,3 +87,26 @@ def test_workers_inherit_the_models_the_cluster_loaded_before_it_forked(tmp_path
     text = log.read_text()
     assert "cluster warm in" in text
     assert "warm in" in text.replace("cluster warm in", "")  # each worker checked too
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_starts_warm_while_its_configured_model_server_is_down(tmp_path: Path) -> None:
+    """Every LLM step pointed at a port nothing listens on: the cluster still starts, loads
+    this machine's readers and runs tasks; the model server is tried when a claim needs it."""
+    config = tmp_path / "pipeline-llm.yaml"
+    write_config(
+        base=Path(settings.BASE_DIR) / "claimcheck/default.yaml", out=config, port=free_port()
+    )
+    broker = ORM(list_key=QUEUE)
+    broker.delete_queue()
+    log = tmp_path / "qcluster.log"
+    try:
+        with qcluster(_cluster_env(CLAIMCHECK_CONFIG=str(config)), log) as cluster:
+            answer = _run(broker, log)
+    finally:
+        broker.delete_queue()
+    assert answer["loaded in"] == [cluster.pid]
+    assert answer["language detector"] is True
+    text = log.read_text()
+    assert "cluster warm in" in text
+    assert "LLMError" not in text and "Traceback" not in text
