@@ -6,8 +6,20 @@ import logging
 
 from django.db import connection
 from django.db.utils import Error as DatabaseError
+from django.db.utils import InterfaceError, OperationalError
 
 logger = logging.getLogger(__name__)
+
+
+# What a client is told to wait before it tries again while the database cannot be reached: a
+# restart of the database takes seconds, and every process reconnects at its next query.
+RETRY_AFTER_SECONDS = 5
+
+
+def database_unreachable(exc: BaseException | None) -> bool:
+    """Whether `exc` means the database could not be reached (down, restarting, a connection it
+    dropped, no pooled connection free in time), not a fault of the request or of the code."""
+    return isinstance(exc, (OperationalError, InterfaceError))
 
 
 def database_ok() -> tuple[bool, str]:

@@ -1,10 +1,14 @@
 from __future__ import annotations
 
+import sys
+
 from django.conf import settings
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template import loader
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -47,3 +51,23 @@ class LoginView(auth_views.LoginView):
             context = self.get_context_data(form=form, locked_after=limit, locked_minutes=minutes)
             return self.render_to_response(context)
         return super().form_invalid(form)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """The 500 handler. A request that failed because the database cannot be reached is answered
+    503 with Retry-After (an API client gets the API's error shape, a person the product's
+    page): nothing is wrong with it, and the same request succeeds once the database is back."""
+    if not health.database_unreachable(sys.exc_info()[1]):
+        return defaults.server_error(request)
+    retry = str(health.RETRY_AFTER_SECONDS)
+    if request.path_info.startswith("/api/"):
+        details = "the database cannot be reached; try again in a few seconds"
+        response: HttpResponse = JsonResponse(
+            {"error": "service unavailable", "details": details}, status=503
+        )
+    else:
+        # Like 500.html, rendered with no request context: no user, no session, no database.
+        page = loader.get_template("503.html").render({"retry_after": retry})
+        response = HttpResponse(page, status=503)
+    response["Retry-After"] = retry
+    return response

@@ -43,14 +43,24 @@ def every(interval: float, stop: threading.Event, action: Any, name: str) -> Non
                 action()
             except DatabaseError as exc:
                 # A missed beat is not fatal: the next one may get through before the lease
-                # runs out, and if none does the claim is simply run again.
+                # runs out, and if none does the claim is simply run again. The connection it
+                # failed on may be gone for good (the database restarted): dropped, so that the
+                # next beat opens a new one instead of failing on the dead one forever.
                 logger.warning(f"{name} failed", extra={"error": str(exc)})
+                _drop_connection()
             except Exception:
                 # Anything else is a bug to see in the logs, but a thread that quietly died
                 # would stop renewing or sweeping for good: report it and keep going.
                 logger.exception(f"{name} failed unexpectedly")
     finally:
         connection.close()  # this thread's own connection
+
+
+def _drop_connection() -> None:
+    try:
+        connection.close()
+    except DatabaseError:
+        connection.connection = None  # closing a dead connection can fail; it is gone either way
 
 
 class ClaimLeaseLost(Exception):

@@ -123,7 +123,9 @@ def database_from_url(url: str, *, base_dir: Path) -> dict[str, Any]:
             # A pooled connection goes back to the pool after each request; Django refuses
             # persistent connections on top of a pool.
             "CONN_MAX_AGE": 0 if pool_max else 60,
-            "CONN_HEALTH_CHECKS": not pool_max,
+            # Checked before use, pooled or not: after the database restarts, every connection
+            # opened before is dead, and each would otherwise fail one request (a 500) first.
+            "CONN_HEALTH_CHECKS": True,
         }
     raise ImproperlyConfigured(
         f"DATABASE_URL scheme {scheme!r} is not supported (use sqlite:/// or postgres://)"

@@ -7,6 +7,8 @@ from django.urls import include, path
 from claimcheck import views
 from config.api import api
 
+handler500 = "claimcheck.views.server_error"
+
 urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path(

@@ -60,9 +60,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], log_path: Path) -> Iterator[str]:
+def gunicorn(env: dict[str, str], log_path: Path, *, ready: str = "healthy") -> Iterator[str]:
     """The production server (`config.wsgi:application`) on a free loopback port, as the
-    README runs it; yields its base URL once /healthz answers, and stops it on the way out."""
+    README runs it; yields its base URL once /healthz answers (`ready="healthy"`: 200; "any
+    answer": any HTTP status, for a server whose database is down), and stops it on the way
+    out."""
     port = free_port()
     with log_path.open("w") as log:
         server = subprocess.Popen(  # noqa: S603 (fixed arguments and a port number)
@@ -86,7 +88,7 @@ def gunicorn(env: dict[str, str], log_path: Path) -> Iterator[str]:
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            _wait_until_up(f"{base}/healthz", server, log_path)
+            _wait_until_up(f"{base}/healthz", server, log_path, any_answer=ready == "any answer")
             yield base
         finally:
             os.killpg(server.pid, signal.SIGTERM)
@@ -96,14 +98,20 @@ def gunicorn(env: dict[str, str], log_path: Path) -> Iterator[str]:
                 os.killpg(server.pid, signal.SIGKILL)
 
 
-def _wait_until_up(url: str, server: subprocess.Popen[bytes], log_path: Path) -> None:
+def _wait_until_up(
+    url: str, server: subprocess.Popen[bytes], log_path: Path, *, any_answer: bool = False
+) -> None:
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         if server.poll() is not None:
             raise RuntimeError(f"the server exited: {log_path.read_text()[-3000:]}")
         try:
-            with urllib.request.urlopen(url, timeout=2):
+            with urllib.request.urlopen(url, timeout=5):
                 return
+        except urllib.error.HTTPError:
+            if any_answer:
+                return
+            time.sleep(0.3)
         except (urllib.error.URLError, OSError):
             time.sleep(0.3)
     raise RuntimeError(f"the server did not answer within 60 s: {log_path.read_text()[-3000:]}")

@@ -148,3 +148,49 @@ def test_running_tasks_inline_starts_no_sweeper_in_the_callers_process() -> None
 
     async_task("claimcheck.tasks.worker_ping", "hello")
     assert "claim-sweeper" not in {thread.name for thread in threading.enumerate()}
+
+
+@pytest.mark.skipif(
+    "postgres" not in settings.DATABASES["default"]["ENGINE"],
+    reason="a server that drops a connection: PostgreSQL's pg_terminate_backend",
+)
+@pytest.mark.django_db(transaction=True)
+def test_a_sweep_whose_connection_the_database_dropped_reconnects_at_its_next_beat() -> None:
+    """As after a database restart: the server ends the sweeping thread's session. One beat
+    fails on it; the next opens a new connection instead of failing on the dead one forever."""
+    from django.db import connection
+
+    from claims.lease import every
+
+    backends: list[int] = []
+    beats: list[str] = []
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_backend_pid()")
+                backends.append(cursor.fetchone()[0])
+            beats.append("ok")
+        except Exception:
+            beats.append("failed")
+            raise
+
+    sweeper = threading.Thread(target=every, args=(0.2, stop, beat, "test sweep"), daemon=True)
+    sweeper.start()
+    try:
+        deadline = time.monotonic() + 10
+        while not backends and time.monotonic() < deadline:
+            time.sleep(0.05)
+        first = backends[0]
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_terminate_backend(%s)", [first])
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not [b for b in backends if b != first]:
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        sweeper.join(timeout=10)
+    assert "failed" in beats, beats  # the beat on the dropped session failed...
+    assert any(backend != first for backend in backends), beats  # ...and a later one reconnected
+    assert beats[-1] == "ok"
