@@ -244,6 +244,31 @@ def test_claimcheck_llm_local_runs_the_model_server_beside_them_and_stops_it_wit
     config_path = Path(used.pop().split(b"=", 1)[1].decode())
     assert f"api_base: http://127.0.0.1:{llm_port}/v1" in config_path.read_text()
 
+    # The model server is a guest: killed, it is started again, and the desk answers meanwhile.
+    first = int(run.output().split("Local model server: ")[1].split("(pid ")[1].split(")")[0])
+    os.kill(first, signal.SIGKILL)
+    with urllib.request.urlopen(f"http://127.0.0.1:{run.port}/login/", timeout=10) as answer:
+        assert answer.status == 200
+    assert run.process.poll() is None
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and "Local model server started again" not in run.output():
+        time.sleep(0.2)
+    assert "The local model server stopped" in run.output()
+    second = int(run.output().split("Local model server started again (pid ")[1].split(")")[0])
+    assert second != first and not Path(f"/proc/{first}").exists()
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{llm_port}/health", timeout=5) as answer:
+                if answer.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        pytest.fail(f"the model server did not come back: {run.output()[-2000:]}")
+    with urllib.request.urlopen(f"http://127.0.0.1:{run.port}/healthz", timeout=10) as answer:
+        assert answer.status == 200
+
     run.process.terminate()
     output = run.assert_all_stopped(seconds=STOP_SECONDS)
 
