@@ -65,6 +65,22 @@ class NotFound(ApplicationError):
     error = "not found"
 
 
+class DatabaseUnavailable(ApplicationError):
+    """The database cannot be reached (down, restarting, a connection it dropped): nothing is
+    wrong with the request, which succeeds once it is back."""
+
+    status = 503
+    error = "service unavailable"
+    # A restart of the database takes seconds, and every process reconnects at its next query.
+    retry_after_seconds = 5
+
+    def __init__(self) -> None:
+        super().__init__("the database cannot be reached; try again in a few seconds")
+
+    def headers(self) -> dict[str, str]:
+        return {"Retry-After": str(self.retry_after_seconds)}
+
+
 def form_error(form: forms.BaseForm, exc: ApplicationError) -> None:
     """Shows a service's refusal on the form: beside the field it names, or above the form when
     the field is not one of the form's."""

@@ -11,11 +11,6 @@ from django.db.utils import InterfaceError, OperationalError
 logger = logging.getLogger(__name__)
 
 
-# What a client is told to wait before it tries again while the database cannot be reached: a
-# restart of the database takes seconds, and every process reconnects at its next query.
-RETRY_AFTER_SECONDS = 5
-
-
 def database_unreachable(exc: BaseException | None) -> bool:
     """Whether `exc` means the database could not be reached (down, restarting, a connection it
     dropped, no pooled connection free in time), not a fault of the request or of the code."""

@@ -13,6 +13,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
 from claimcheck import health
+from claimcheck.errors import DatabaseUnavailable
 
 
 @login_not_required
@@ -59,15 +60,14 @@ def server_error(request: HttpRequest) -> HttpResponse:
     page): nothing is wrong with it, and the same request succeeds once the database is back."""
     if not health.database_unreachable(sys.exc_info()[1]):
         return defaults.server_error(request)
-    retry = str(health.RETRY_AFTER_SECONDS)
+    refusal = DatabaseUnavailable()
+    response: HttpResponse
     if request.path_info.startswith("/api/"):
-        details = "the database cannot be reached; try again in a few seconds"
-        response: HttpResponse = JsonResponse(
-            {"error": "service unavailable", "details": details}, status=503
-        )
+        response = JsonResponse(refusal.payload(), status=refusal.status)
     else:
         # Like 500.html, rendered with no request context: no user, no session, no database.
-        page = loader.get_template("503.html").render({"retry_after": retry})
-        response = HttpResponse(page, status=503)
-    response["Retry-After"] = retry
+        context = {"retry_after": refusal.retry_after_seconds}
+        response = HttpResponse(loader.render_to_string("503.html", context), status=refusal.status)
+    for name, value in refusal.headers().items():
+        response[name] = value
     return response

@@ -18,7 +18,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from typing import Any
 
@@ -57,10 +57,9 @@ def every(interval: float, stop: threading.Event, action: Any, name: str) -> Non
 
 
 def _drop_connection() -> None:
-    try:
+    # Closing a dead connection can fail; Django forgets it either way.
+    with suppress(DatabaseError):
         connection.close()
-    except DatabaseError:
-        connection.connection = None  # closing a dead connection can fail; it is gone either way
 
 
 class ClaimLeaseLost(Exception):

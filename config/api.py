@@ -16,7 +16,7 @@ from ninja.security import HttpBearer
 
 from claimcheck import health
 from claimcheck.bodies import JsonBodyParser
-from claimcheck.errors import INVALID, ApplicationError
+from claimcheck.errors import INVALID, ApplicationError, DatabaseUnavailable
 from claimcheck.models import ApiToken
 from claimcheck.roles import AuthenticatedHttpRequest, is_admin, is_editor
 
@@ -113,14 +113,7 @@ def _crashed(request: HttpRequest, exc: Exception) -> HttpResponse:
     """A bug, not a refusal: logged with its traceback, answered in the API's shape."""
     if health.database_unreachable(exc):
         logger.warning("API: the database cannot be reached", extra={"path": request.path})
-        response = error_response(
-            request,
-            503,
-            "service unavailable",
-            "the database cannot be reached; try again in a few seconds",
-        )
-        response["Retry-After"] = str(health.RETRY_AFTER_SECONDS)
-        return response
+        return _refused(request, DatabaseUnavailable())
     logger.exception("API handler crashed", extra={"path": request.path})
     return error_response(request, 500, "unexpected error", type(exc).__name__)
 

@@ -60,11 +60,10 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(env: dict[str, str], log_path: Path, *, ready: str = "healthy") -> Iterator[str]:
+def gunicorn(env: dict[str, str], log_path: Path, *, any_answer: bool = False) -> Iterator[str]:
     """The production server (`config.wsgi:application`) on a free loopback port, as the
-    README runs it; yields its base URL once /healthz answers (`ready="healthy"`: 200; "any
-    answer": any HTTP status, for a server whose database is down), and stops it on the way
-    out."""
+    README runs it; yields its base URL once /healthz answers 200 (with `any_answer`, any HTTP
+    status: a server whose database is down), and stops it on the way out."""
     port = free_port()
     with log_path.open("w") as log:
         server = subprocess.Popen(  # noqa: S603 (fixed arguments and a port number)
@@ -88,7 +87,7 @@ def gunicorn(env: dict[str, str], log_path: Path, *, ready: str = "healthy") -> 
         )
         base = f"http://127.0.0.1:{port}"
         try:
-            _wait_until_up(f"{base}/healthz", server, log_path, any_answer=ready == "any answer")
+            _wait_until_up(f"{base}/healthz", server, log_path, any_answer=any_answer)
             yield base
         finally:
             os.killpg(server.pid, signal.SIGTERM)

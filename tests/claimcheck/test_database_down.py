@@ -39,7 +39,7 @@ def server_without_its_database(tmp_path: Path) -> Iterator[str]:
         "CLAIMCHECK_DB_POOL_TIMEOUT": "2",
         "CLAIMCHECK_STATIC_FROM_SOURCE": "true",
     }
-    with gunicorn(env, tmp_path / "gunicorn.log", ready="any answer") as base:
+    with gunicorn(env, tmp_path / "gunicorn.log", any_answer=True) as base:
         yield base
 
 
