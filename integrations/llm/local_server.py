@@ -57,37 +57,50 @@ def model_path() -> Path:
     )
 
 
-def api_base(port: int) -> str:
-    return f"http://127.0.0.1:{port}/v1"
+def api_base(port: int, host: str = "127.0.0.1") -> str:
+    return f"http://{host}:{port}/v1"
 
 
-def llm_section(*, port: int, timeout_s: float = 60.0) -> dict[str, Any]:
+def llm_section(*, port: int, timeout_s: float = 60.0, host: str = "127.0.0.1") -> dict[str, Any]:
     """The `llm:` section of a pipeline configuration that uses the local server for every LLM
     step. The server follows a JSON schema given with the request (llama.cpp turns it into a
     grammar), so the replies parse; what the model says in them is up to the model."""
     return {
         "model": LITELLM_MODEL,
         "embedding_model": LITELLM_MODEL,
-        "api_base": api_base(port),
+        "api_base": api_base(port, host),
         "response_format": "json_schema",
         "timeout_s": timeout_s,
         "max_tokens": 768,
     }
 
 
-def write_config(*, base: Path, out: Path, port: int) -> None:
+# Where `scripts/run` writes the configuration of the model server it runs (git ignores var/),
+# and where `manage.py verify --llm` reads it.
+RUN_CONFIG = Path(__file__).resolve().parents[2] / "var" / "local-llm.yaml"
+
+
+def write_config(*, base: Path, out: Path, port: int, host: str = "127.0.0.1") -> None:
     """`base` (a pipeline configuration file) with its `llm:` section pointed at the server on
-    `port`; everything else as it was. ClaimCheck validates the result when it starts."""
+    `host`:`port`; everything else as it was. ClaimCheck validates the result when it starts."""
     import yaml
 
     data = yaml.safe_load(base.read_text(encoding="utf-8")) or {}
     if not isinstance(data, dict):
         raise ValueError(f"{base} is not a mapping at the top level")
-    data["llm"] = {**(data.get("llm") or {}), **llm_section(port=port)}
+    data["llm"] = {**(data.get("llm") or {}), **llm_section(port=port, host=host)}
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
 
-def serve(*, port: int, threads: int = 1, context: int = 2048, embeddings: bool = True) -> None:
+def serve(
+    *,
+    port: int,
+    threads: int = 1,
+    context: int = 2048,
+    embeddings: bool = True,
+    host: str = "127.0.0.1",
+) -> None:
     """Serve until SIGTERM or SIGINT. One slot: requests are answered one after another."""
     try:
         import xllamacpp
@@ -100,7 +113,7 @@ def serve(*, port: int, threads: int = 1, context: int = 2048, embeddings: bool 
     params.n_parallel = 1
     params.cpuparams.n_threads = threads
     params.cpuparams_batch.n_threads = threads
-    params.hostnames = ["127.0.0.1"]
+    params.hostnames = [host]
     params.port = port
     if embeddings:
         params.embedding = True
@@ -111,7 +124,7 @@ def serve(*, port: int, threads: int = 1, context: int = 2048, embeddings: bool 
     started = time.monotonic()
     server = xllamacpp.Server(params)
     print(
-        f"local model server: {MODEL_ALIAS} at {api_base(port)} "
+        f"local model server: {MODEL_ALIAS} at {api_base(port, host)} "
         f"(ready in {time.monotonic() - started:.1f} s)",
         flush=True,
     )
@@ -199,6 +212,12 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m integrations.llm.local_server", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--port", type=int, default=8081)
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address it listens on (0.0.0.0 in a container), or with --write-config the "
+        "name ClaimCheck reaches it by (default 127.0.0.1)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="CPU threads (default 1)")
     parser.add_argument("--context", type=int, default=2048, help="context tokens (default 2048)")
     parser.add_argument(
@@ -207,8 +226,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--write-config",
         metavar="PATH",
+        nargs="?",
+        const=str(RUN_CONFIG),
         help="write a pipeline configuration that points ClaimCheck at this server to PATH "
-        "(--base, with its llm section replaced), and exit",
+        "(--base, with its llm section replaced), and exit; without PATH, to var/local-llm.yaml "
+        "(ignored by git), where `manage.py verify --llm` reads it",
     )
     parser.add_argument(
         "--base",
@@ -224,7 +246,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--threads must be at least 1 and --context at least 256")
     if args.write_config:
         try:
-            write_config(base=Path(args.base), out=Path(args.write_config), port=args.port)
+            write_config(
+                base=Path(args.base), out=Path(args.write_config), port=args.port, host=args.host
+            )
         except (OSError, ValueError) as exc:
             parser.error(f"cannot write the configuration: {exc}")
         return 0
@@ -234,6 +258,7 @@ def main(argv: list[str] | None = None) -> int:
             threads=args.threads,
             context=args.context,
             embeddings=not args.no_embeddings,
+            host=args.host,
         )
     except LocalServerError as exc:
         print(f"local model server: {exc}", file=sys.stderr)
