@@ -87,15 +87,25 @@ def write_config(*, base: Path, out: Path, port: int) -> None:
     out.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
 
-def serve(*, port: int, threads: int = 1, context: int = 2048, embeddings: bool = True) -> None:
-    """Serve until SIGTERM or SIGINT. One slot: requests are answered one after another."""
+def serve(
+    *,
+    port: int,
+    threads: int = 1,
+    context: int = 2048,
+    embeddings: bool = True,
+    alias: str = MODEL_ALIAS,
+) -> None:
+    """Serve until SIGTERM or SIGINT. One slot: requests are answered one after another.
+    `alias` is the name `/v1/models` reports; requests are answered whatever name they carry."""
     try:
         import xllamacpp
     except ImportError as exc:
         raise LocalServerError("xllamacpp is not installed: run `uv sync --group llm`") from exc
     params = xllamacpp.CommonParams()
     params.model.path = str(model_path())
-    params.model_alias = MODEL_ALIAS
+    # A set of names in this xllamacpp: a bare string was taken as its set of letters, and the
+    # server reported its model as "2" (the last of "smollm2" in sorted order).
+    params.model_alias = {alias}
     params.n_ctx = context
     params.n_parallel = 1
     params.cpuparams.n_threads = threads
@@ -111,7 +121,7 @@ def serve(*, port: int, threads: int = 1, context: int = 2048, embeddings: bool 
     started = time.monotonic()
     server = xllamacpp.Server(params)
     print(
-        f"local model server: {MODEL_ALIAS} at {api_base(port)} "
+        f"local model server: {alias} at {api_base(port)} "
         f"(ready in {time.monotonic() - started:.1f} s)",
         flush=True,
     )
@@ -165,13 +175,17 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(log: Path, *, port: int | None = None, embeddings: bool = True) -> Iterator[Running]:
+def running(
+    log: Path, *, port: int | None = None, embeddings: bool = True, alias: str = MODEL_ALIAS
+) -> Iterator[Running]:
     """The server in a process of its own (on a free port unless given), once healthy; stopped
     by its PID on the way out (SIGTERM, then SIGKILL after 20 s)."""
     port = port or free_port()
     args = [sys.executable, "-m", "integrations.llm.local_server", "--port", str(port)]
     if not embeddings:
         args.append("--no-embeddings")
+    if alias != MODEL_ALIAS:
+        args.extend(["--alias", alias])
     with log.open("w") as out:
         process = subprocess.Popen(  # noqa: S603 (our own interpreter, fixed arguments)
             args,
@@ -205,6 +219,12 @@ def main(argv: list[str] | None = None) -> int:
         "--no-embeddings", action="store_true", help="serve chat only (/v1/embeddings answers 501)"
     )
     parser.add_argument(
+        "--alias",
+        default=MODEL_ALIAS,
+        help=f"the model's name in /v1/models (default {MODEL_ALIAS}, the name "
+        "--write-config configures)",
+    )
+    parser.add_argument(
         "--write-config",
         metavar="PATH",
         help="write a pipeline configuration that points ClaimCheck at this server to PATH "
@@ -234,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
             threads=args.threads,
             context=args.context,
             embeddings=not args.no_embeddings,
+            alias=args.alias,
         )
     except LocalServerError as exc:
         print(f"local model server: {exc}", file=sys.stderr)
