@@ -144,6 +144,8 @@ class _Reading:
     findings: list[Finding]
     # Why the LLM's embeddings or reading failed, when this machine's reader read the page.
     llm_error: str | None = None
+    # The LLM's findings clipped into range or refused on this page, recorded by the caller.
+    tally: llm.ReplyTally | None = None
 
 
 def _page_findings(claim: ClaimContext, page: Page) -> _Reading:
@@ -158,6 +160,7 @@ def _page_findings(claim: ClaimContext, page: Page) -> _Reading:
         headings=headings,
         heading_levels=levels if len(levels) == len(headings) else None,
     )
+    tally = llm.ReplyTally("stance")
     try:
         kept = rerank(claim_text=claim.text, chunks=chunks, top_k=TOP_CHUNKS)
         return _Reading(
@@ -167,7 +170,9 @@ def _page_findings(claim: ClaimContext, page: Page) -> _Reading:
                 title=page.title,
                 chunks=kept,
                 published_at=page.published_at,
-            )
+                tally=tally,
+            ),
+            tally=tally,
         )
     except llm.LLMError as exc:
         logger.warning("llm reading failed; read offline", extra={"kind": exc.kind})
@@ -227,6 +232,12 @@ def collect_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
         url: pages[lead.url] for url, lead in to_fetch.items() if _readable(pages.get(lead.url))
     }
     readings = _assess_all(context, readable)
+    repaired = llm.ReplyTally("stance")
+    for reading in readings.values():
+        if reading.tally is not None:
+            repaired.add(reading.tally)
+    # Here, not in the reading threads: this thread holds the database connection.
+    llm.replies_record(repaired)
     for url, reading in readings.items():
         if reading.llm_error is not None:
             event_record(

@@ -100,15 +100,19 @@ def serve(
     context: int = 2048,
     embeddings: bool = True,
     host: str = "127.0.0.1",
+    alias: str = MODEL_ALIAS,
 ) -> None:
-    """Serve until SIGTERM or SIGINT. One slot: requests are answered one after another."""
+    """Serve until SIGTERM or SIGINT. One slot: requests are answered one after another.
+    `alias` is the name `/v1/models` reports; requests are answered whatever name they carry."""
     try:
         import xllamacpp
     except ImportError as exc:
         raise LocalServerError("xllamacpp is not installed: run `uv sync --group llm`") from exc
     params = xllamacpp.CommonParams()
     params.model.path = str(model_path())
-    params.model_alias = MODEL_ALIAS
+    # A set of names in this xllamacpp: a bare string was taken as its set of letters, and the
+    # server reported its model as "2" (the last of "smollm2" in sorted order).
+    params.model_alias = {alias}
     params.n_ctx = context
     params.n_parallel = 1
     params.cpuparams.n_threads = threads
@@ -124,7 +128,7 @@ def serve(
     started = time.monotonic()
     server = xllamacpp.Server(params)
     print(
-        f"local model server: {MODEL_ALIAS} at {api_base(port, host)} "
+        f"local model server: {alias} at {api_base(port, host)} "
         f"(ready in {time.monotonic() - started:.1f} s)",
         flush=True,
     )
@@ -178,13 +182,17 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(log: Path, *, port: int | None = None, embeddings: bool = True) -> Iterator[Running]:
+def running(
+    log: Path, *, port: int | None = None, embeddings: bool = True, alias: str = MODEL_ALIAS
+) -> Iterator[Running]:
     """The server in a process of its own (on a free port unless given), once healthy; stopped
     by its PID on the way out (SIGTERM, then SIGKILL after 20 s)."""
     port = port or free_port()
     args = [sys.executable, "-m", "integrations.llm.local_server", "--port", str(port)]
     if not embeddings:
         args.append("--no-embeddings")
+    if alias != MODEL_ALIAS:
+        args.extend(["--alias", alias])
     with log.open("w") as out:
         process = subprocess.Popen(  # noqa: S603 (our own interpreter, fixed arguments)
             args,
@@ -224,6 +232,12 @@ def main(argv: list[str] | None = None) -> int:
         "--no-embeddings", action="store_true", help="serve chat only (/v1/embeddings answers 501)"
     )
     parser.add_argument(
+        "--alias",
+        default=MODEL_ALIAS,
+        help=f"the model's name in /v1/models (default {MODEL_ALIAS}, the name "
+        "--write-config configures)",
+    )
+    parser.add_argument(
         "--write-config",
         metavar="PATH",
         nargs="?",
@@ -259,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
             context=args.context,
             embeddings=not args.no_embeddings,
             host=args.host,
+            alias=args.alias,
         )
     except LocalServerError as exc:
         print(f"local model server: {exc}", file=sys.stderr)
