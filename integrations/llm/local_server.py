@@ -101,9 +101,13 @@ def serve(
     embeddings: bool = True,
     host: str = "127.0.0.1",
     alias: str = MODEL_ALIAS,
+    cache_ram_mib: int = 0,
 ) -> None:
     """Serve until SIGTERM or SIGINT. One slot: requests are answered one after another.
-    `alias` is the name `/v1/models` reports; requests are answered whatever name they carry."""
+    `alias` is the name `/v1/models` reports; requests are answered whatever name they carry.
+    llama.cpp keeps earlier prompts in RAM for reuse, up to 8 GiB by default: with ClaimCheck's
+    prompts, each different, that grew the server about 7 MB a request and reused nothing, so
+    it is off (`cache_ram_mib` 0) and the server holds a steady size once it has answered."""
     try:
         import xllamacpp
     except ImportError as exc:
@@ -115,6 +119,7 @@ def serve(
     params.model_alias = {alias}
     params.n_ctx = context
     params.n_parallel = 1
+    params.cache_ram_mib = cache_ram_mib
     params.cpuparams.n_threads = threads
     params.cpuparams_batch.n_threads = threads
     params.hostnames = [host]
@@ -253,6 +258,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the configuration --write-config starts from ($CLAIMCHECK_CONFIG, else the "
         "shipped claimcheck/default.yaml)",
     )
+    parser.add_argument(
+        "--cache-ram-mib",
+        type=int,
+        default=0,
+        help="RAM for llama.cpp's cache of earlier prompts (default 0: off, a steady size)",
+    )
     args = parser.parse_args(argv)
     if not 0 < args.port < 65536:
         parser.error(f"--port must be between 1 and 65535, not {args.port}")
@@ -274,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
             embeddings=not args.no_embeddings,
             host=args.host,
             alias=args.alias,
+            cache_ram_mib=max(0, args.cache_ram_mib),
         )
     except LocalServerError as exc:
         print(f"local model server: {exc}", file=sys.stderr)
