@@ -1,10 +1,12 @@
 """The desk's reads, by subject: `claims` (the queue, lookups with the role check, the review
 order), `claim_page` (everything the claim page shows), `timeline` (its live steps), `quotes`
 (a quote in its page), `verdict_card` (whose outcome a claim shows: ClaimCheck's proposal or an
-editor's), `dashboard`, and `progress` (how far a claim being checked has got). Pages and the
+editor's), `dashboard`, `agreement` (how often editors kept ClaimCheck's proposals), and
+`progress` (how far a claim being checked has got). Pages and the
 API call the same ones; writes are in `decisions.services`, and whether and why each evidence
 row counted is the engine's `decisions.selectors.claim_counting`."""
 
+from desk.selectors.agreement import EditorAgreement, Tally, editor_agreement
 from desk.selectors.claim_page import (
     ClaimPage,
     RunChanges,
@@ -67,6 +69,7 @@ __all__ = [
     "ClaimHistory",
     "ClaimPage",
     "DashboardData",
+    "EditorAgreement",
     "EditorWord",
     "EnrichmentMetrics",
     "Progress",
@@ -77,6 +80,7 @@ __all__ = [
     "ReplyRepairs",
     "RunChanges",
     "Share",
+    "Tally",
     "TimelineEntry",
     "TimelineRun",
     "VerdictCard",
@@ -92,6 +96,7 @@ __all__ = [
     "claims_progress",
     "dashboard_data",
     "dashboard_totals",
+    "editor_agreement",
     "enrichment_metrics",
     "evidence_in_context",
     "last_event_sequence",

@@ -28,5 +28,6 @@ def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
             "data": data,
             "charts": charts.dashboard_charts(data),
             "replies": selectors.model_reply_repairs(),
+            "agreement": selectors.editor_agreement(),
         },
     )

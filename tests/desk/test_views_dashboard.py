@@ -3,7 +3,10 @@ to do. Permissions, escaping and query counts are in test_views_guards.py."""
 
 from __future__ import annotations
 
+import html
+import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -12,8 +15,10 @@ from django.utils import timezone
 
 from claimcheck.models import ModelReplyDay
 from claims.models import Outcome
+from decisions.services import claim_mark_reviewed, verdict_override
+from desk.selectors import editor_agreement
 from tests.desk.desk import text
-from tests.factories import DecidedClaimFactory, SearchRunFactory
+from tests.factories import DecidedClaimFactory, SearchRunFactory, VerdictFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -99,3 +104,49 @@ def test_without_a_model_or_its_repairs_the_dashboard_says_nothing_of_them(
     editor_client: Client,
 ) -> None:
     assert "Model replies:" not in text(editor_client.get(reverse("dashboard")))
+
+
+def _proposed(outcome: str) -> Any:
+    return VerdictFactory(claim=DecidedClaimFactory(outcome=outcome), outcome=outcome).claim
+
+
+def test_the_dashboard_says_how_often_editors_kept_claimchecks_proposals(
+    editor_client: Client, editor: Any
+) -> None:
+    """Kept as proposed, overridden, and not yet reviewed: only the reviewed count, by what
+    ClaimCheck proposed and by week; precision is over its True and False proposals only, with
+    its coverage beside it."""
+    for outcome in (Outcome.FALSE, Outcome.FALSE, Outcome.TRUE):
+        claim_mark_reviewed(claim=_proposed(outcome), editor=editor)
+    verdict_override(
+        claim=_proposed(Outcome.FALSE), editor=editor, to_outcome="true", reason="Wrong reading"
+    )
+    claim_mark_reviewed(claim=_proposed(Outcome.INVALID), editor=editor)
+    verdict_override(
+        claim=_proposed(Outcome.INVALID), editor=editor, to_outcome="false", reason="Refuted"
+    )
+    _proposed(Outcome.TRUE)  # not reviewed: not a label
+
+    agreement = editor_agreement()
+    assert (agreement.overall.reviewed, agreement.overall.agreed) == (6, 4)
+    assert [(t.label, t.reviewed, t.agreed) for t in agreement.by_outcome] == [
+        ("True", 1, 1),
+        ("False", 3, 2),
+        ("Invalid", 2, 1),
+    ]
+    assert (agreement.proposed, agreement.proposed_kept) == (4, 3)
+    assert agreement.precision == 0.75
+    assert agreement.coverage == 4 / 6
+    assert [(t.reviewed, t.agreed) for t in agreement.by_week][-1] == (6, 4)
+    assert sum(t.reviewed for t in agreement.by_week[:-1]) == 0
+
+    page = html.unescape(re.sub(r"<[^>]+>", "", text(editor_client.get(reverse("dashboard")))))
+    assert "Editors kept ClaimCheck's proposal on 4 of 6 reviewed claims (67%)." in page
+    assert "(precision 0.75)" in page
+    assert "True or False for 4 of the 6 (coverage 0.67)" in page
+
+
+def test_with_no_review_yet_the_dashboard_shows_no_agreement(editor_client: Client) -> None:
+    _proposed(Outcome.TRUE)
+    page = editor_client.get(reverse("dashboard")).content.decode()
+    assert 'id="editor-agreement"' not in page
