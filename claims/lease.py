@@ -25,7 +25,13 @@ from contextlib import contextmanager, suppress
 from datetime import datetime
 from typing import Any
 
-from django.db import DatabaseError, InterfaceError, OperationalError, connection
+from django.db import (
+    DatabaseError,
+    InterfaceError,
+    OperationalError,
+    close_old_connections,
+    connection,
+)
 
 from claimcheck.workers import WorkerStopping, checkpoint
 from claims.models import Claim
@@ -86,19 +92,27 @@ DATABASE_WENT_AWAY = "the database went away while it ran"
 _RECONNECT_EVERY_S = 0.5
 
 
+# SQLSTATEs of a session the server ended or could not keep: class 08 (connection exceptions),
+# and the server shutting down or restarting (57P01 admin_shutdown, 57P02 crash_shutdown, 57P03
+# cannot_connect_now).
+_GONE_STATES = ("08", "57P01", "57P02", "57P03")
+
+
 def database_lost(exc: BaseException) -> bool:
-    """Whether `exc` means this process's database connection is gone (a restart, a dropped
-    network), not that one statement failed on a working connection (a lock, a constraint)."""
+    """Whether `exc` means the database connection went away (a restart, a dropped network),
+    not that one statement failed on a working connection (a lock, a constraint, SQLite's "database
+    is locked"). Judged from the error itself: by the time it is caught, Django may already have
+    closed the dead connection and the pool handed out a live one."""
     if isinstance(exc, InterfaceError):
         return True
     if not isinstance(exc, OperationalError):
         return False
-    if connection.connection is None:
-        return True
-    try:
-        return not connection.is_usable()
-    except DatabaseError:
-        return True
+    cause = exc.__cause__
+    if type(cause).__module__.split(".")[0] != "psycopg":
+        return False  # SQLite's errors are about a file that is always there
+    state = getattr(cause, "sqlstate", None)
+    # psycopg gives no SQLSTATE when the server closed the socket under it.
+    return state is None or str(state).startswith(_GONE_STATES)
 
 
 # Claims whose lease this process lost, as (claim id, started_at) of the take that lost it.
@@ -106,10 +120,15 @@ _lost: set[tuple[int, datetime | None]] = set()
 
 
 def lease_checkpoint(*, claim: Claim) -> None:
-    """Between pipeline steps: stop if the cluster is stopping or the lease was lost."""
+    """Between pipeline steps: stop if the cluster is stopping or the lease was lost. Then, as
+    between requests, the connection is checked again before its next use: a step that waited a
+    long while (a model server's reply) may find the database restarted meanwhile, and goes on
+    with a new connection instead of failing on the dead one."""
     checkpoint()
     if (claim.pk, claim.started_at) in _lost:
         raise ClaimLeaseLost(f"claim {claim.pk} was taken over by another worker")
+    if not connection.in_atomic_block:
+        close_old_connections()
 
 
 def _hand_back(*, claim_id: int, started_at: datetime | None) -> bool:

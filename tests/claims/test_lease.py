@@ -263,3 +263,27 @@ def test_a_statement_that_fails_on_a_working_connection_still_fails_the_claim(
         claim_run(claim.pk)
     claim.refresh_from_db()
     assert claim.status == ClaimStatus.FAILED
+
+
+def test_a_lost_database_is_told_by_the_error_not_by_the_connection_after_it() -> None:
+    """By the time the error is caught Django may have closed the dead connection and the pool
+    handed out a live one: the error itself says whether the session was ended under it."""
+    import sqlite3
+
+    import psycopg
+    from django.db import InterfaceError, OperationalError
+
+    from claims.lease import database_lost
+
+    def wrapped(cause: BaseException) -> OperationalError:
+        error = OperationalError(str(cause))
+        error.__cause__ = cause
+        return error
+
+    assert database_lost(wrapped(psycopg.errors.AdminShutdown("terminating connection")))
+    assert database_lost(wrapped(psycopg.OperationalError("server closed the connection")))
+    assert database_lost(wrapped(psycopg.errors.ConnectionFailure("connection failure")))
+    assert database_lost(InterfaceError("connection already closed"))
+    assert not database_lost(wrapped(psycopg.errors.LockNotAvailable("could not obtain lock")))
+    assert not database_lost(wrapped(sqlite3.OperationalError("database is locked")))
+    assert not database_lost(ValueError("not a database error"))
