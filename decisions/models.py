@@ -107,3 +107,21 @@ class SavedQueue(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id}: {self.query}"
+
+
+class ClaimKey(models.Model):
+    """The similar-claims index: one row per part of what a claim asserts (an entity, a number,
+    a year or month, a content word in its language; `decisions.similar_signature`), written when
+    the claim is stored, so that earlier claims sharing parts are found without a scan."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="similar_keys")
+    key = models.CharField(max_length=120)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["claim", "key"], name="claimkey_claim_key"),
+        ]
+        indexes = [models.Index(fields=["key", "claim"], name="claimkey_key_claim")]
+
+    def __str__(self) -> str:
+        return f"{self.claim_id}: {self.key}"

@@ -11,6 +11,7 @@ from claimcheck.config import get_config
 from claims.models import Claim
 from decisions.counting import Counting, RowCount, count_rows
 from decisions.proof import proof_as_shown, render_proof
+from decisions.similar import SimilarClaim, similar_claims
 from decisions.summary import verdict_summary
 from decisions.types import ClaimQuestion
 from decisions.uncounted import side_word
@@ -19,10 +20,12 @@ from evidence.models import Evidence
 __all__ = [
     "Counting",
     "RowCount",
+    "SimilarClaim",
     "claim_counting",
     "proof_as_shown",
     "render_proof",
     "side_word",
+    "similar_claims",
     "verdict_summary",
 ]
 

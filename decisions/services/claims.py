@@ -36,6 +36,7 @@ from decisions.errors import (
     ClaimError,
     QueueUnavailableError,
 )
+from decisions.similar import claim_index
 from decisions.timeframe import parse_timeframe
 from harvester.services import RewriteInvalid, deterministic_rewrite
 
@@ -171,6 +172,8 @@ def _create(
         origin=origin,
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
+    # Matchable at once, before any worker has run it.
+    claim_index(claim)
     if enqueue:
         claim_enqueue(claim)
     return claim

@@ -17,7 +17,7 @@ from claimcheck.roles import AuthenticatedHttpRequest, require_editor, require_v
 from claimcheck.schemas import OFFSET_MAX, BlankIsNone, ErrorOut, InputSchema
 from claims.models import Claim, ClaimStatus, Outcome
 from decisions.models import Override
-from decisions.selectors import claim_counting
+from decisions.selectors import claim_counting, similar_claims
 from decisions.services import claim_submit, claims_submit_many
 from desk import selectors
 from desk.api.schemas import (
@@ -186,6 +186,10 @@ def claim_payload(claim: Claim) -> dict[str, Any]:
             for e in extract_entities(claim.text, language=claim.language)
         ],
         "evidence": _evidence_rows(claim, verdict.proposal if verdict else None),
+        "similar": [
+            s.as_json()
+            for s in similar_claims(text=claim.text, language=claim.language, exclude=claim.pk)
+        ],
     }
 
 

@@ -204,6 +204,12 @@ class ClaimDetailOut(ClaimOut):
         description="The current run's rows as shown, each with whether and why it counted, "
         "and how the weighed proposal read it (`weighed`, empty when it did not)",
     )
+    similar: list[dict[str, Any]] = Field(
+        [],
+        description='Other stored claims that say the same ("relation": "same") or share its '
+        'subject ("related"), best first: {"id", "text", "relation", "score", "outcome", '
+        '"decided_by"}; "decided_by" is "editor" once an editor kept or overrode it',
+    )
 
 
 class ClaimPageOut(Schema):

@@ -78,8 +78,8 @@ def editor_agreement(*, weeks: int = 8) -> EditorAgreement:
         overall[1] += agreed
         by_outcome[proposal][0] += 1
         by_outcome[proposal][1] += agreed
-        week = _monday(reviewed_at)
-        if week >= first_week:
+        week = _monday(reviewed_at) if reviewed_at is not None else None
+        if week is not None and week >= first_week:
             by_week[week][0] += 1
             by_week[week][1] += agreed
         if proposal in DECIDING:

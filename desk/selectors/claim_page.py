@@ -20,6 +20,7 @@ from decisions.selectors import (
     render_proof,
     verdict_summary,
 )
+from desk.selectors.checked_before import CheckedBefore, checked_before
 from desk.selectors.claims import also_reported_by
 from desk.selectors.progress import Progress, progress_of, reporting_steps
 from desk.selectors.timeline import (
@@ -158,6 +159,8 @@ class ClaimPage:
     """Rows the verdict's weighed proposal read, with how (`weighed_rows.weighed_words`)."""
     row_steps: dict[int, int] = field(default_factory=dict)
     """Each evidence row against the sequence of the step that reports it."""
+    checked_before: CheckedBefore | None = None
+    """An earlier claim saying the same, with an editor's confirmed verdict."""
 
     @property
     def evidence_counts(self) -> list[tuple[Evidence, RowCount, str, int]]:
@@ -293,6 +296,11 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         counting=counting,
         weighed_rows={} if verdict is None else weighed_words(verdict.proposal, evidence),
         row_steps=reporting_steps(stored=stored, events=events),
+        checked_before=checked_before(
+            claim=claim, proposed=verdict.outcome if verdict is not None else None
+        )
+        if full
+        else None,
     )
 
 

@@ -1,0 +1,124 @@
+"""Similar claims: an earlier claim that says the same (reworded, or in another language) is
+found as "same"; one that differs in a number, date, party or place, direction or negation is
+at most "related"; the index is written when a claim is stored, before any worker runs it."""
+
+from __future__ import annotations
+
+import io
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from decisions.models import ClaimKey
+from decisions.services import claim_submit
+from decisions.similar import similar_claims
+
+pytestmark = pytest.mark.django_db
+
+ODESA = "The port of Odesa handled 3.1 million tonnes of grain in October 2024"
+GERMANY = "Germany banned imports of Ukrainian grain in March 2024"
+INFLATION = "Inflation in Sweden rose to 5% in January 2025"
+PLANT = "Veltria Motors opened its battery cell plant in Karsfeld in June 2024"
+
+
+@pytest.fixture
+def stored() -> dict[str, int]:
+    return {
+        text: claim_submit(text=text, enqueue=False)[0].pk
+        for text in (ODESA, GERMANY, INFLATION, PLANT)
+    }
+
+
+def _top(text: str) -> tuple[int | None, str | None]:
+    found = similar_claims(text=text)
+    return (found[0].id, found[0].relation) if found else (None, None)
+
+
+@pytest.mark.parametrize(
+    ("text", "original"),
+    [
+        ("In October 2024 Odesa's port handled 3.1 million tonnes of grain", ODESA),
+        ("Порт Одессы в октябре 2024 года обработал 3,1 млн тонн зерна", ODESA),
+        ("Imports of Ukrainian grain were banned by Germany in March 2024", GERMANY),
+        ("Германия запретила импорт украинского зерна в марте 2024 года", GERMANY),
+        ("Swedish inflation climbed to 5% in January 2025", INFLATION),
+        ("In June 2024 Veltria Motors opened a battery cell factory in Karsfeld", PLANT),
+    ],
+    ids=["reordered", "russian", "passive", "russian-passive", "synonyms", "reworded"],
+)
+def test_a_restatement_finds_the_claim_it_restates_first_as_same(
+    stored: dict[str, int], text: str, original: str
+) -> None:
+    assert _top(text) == (stored[original], "same")
+
+
+@pytest.mark.parametrize(
+    ("text", "original", "why"),
+    [
+        ("The port of Odesa handled 1.3 million tonnes of grain in October 2024", ODESA, "number"),
+        ("The port of Odesa handled 3.1 million tonnes of grain in October 2023", ODESA, "year"),
+        ("The port of Odesa handled 3.1 million tonnes of grain in November 2024", ODESA, "month"),
+        ("Belgium banned imports of Ukrainian grain in March 2024", GERMANY, "party or place"),
+        ("Germany allowed imports of Ukrainian grain in March 2024", GERMANY, "permission"),
+        ("Inflation in Sweden fell to 5% in January 2025", INFLATION, "amount"),
+        ("Veltria Motors closed its battery cell plant in Karsfeld in June 2024", PLANT, "opening"),
+        (
+            "Veltria Motors did not open its battery cell plant in Karsfeld in June 2024",
+            PLANT,
+            "negated",
+        ),
+    ],
+)
+def test_a_near_miss_is_related_never_the_same(
+    stored: dict[str, int], text: str, original: str, why: str
+) -> None:
+    found = {s.id: s for s in similar_claims(text=text)}
+    assert found[stored[original]].relation == "related"
+    assert why in found[stored[original]].why
+    assert all(s.relation != "same" for s in found.values())
+
+
+def test_a_claim_on_another_subject_is_not_listed(stored: dict[str, int]) -> None:
+    assert similar_claims(text="The central bank of Chile cut its interest rate to 4%") == []
+
+
+def test_a_stored_claim_is_indexed_at_once_and_matchable_before_any_worker_ran(
+    stored: dict[str, int],
+) -> None:
+    keys = set(ClaimKey.objects.filter(claim_id=stored[ODESA]).values_list("key", flat=True))
+    assert {"e:odes", "n:3.1", "y:2024", "m:10"} <= keys
+    assert similar_claims(text=ODESA, exclude=stored[ODESA])[:1] == []
+
+
+def test_the_command_prints_the_matches_as_json_best_first(stored: dict[str, int]) -> None:
+    out = io.StringIO()
+    call_command(
+        "similar",
+        "Odesa's port handled 3.1 million tonnes of grain in October 2024",
+        "--json",
+        stdout=out,
+    )
+    found = json.loads(out.getvalue())
+    assert found[0] == {
+        "id": stored[ODESA],
+        "text": ODESA,
+        "relation": "same",
+        "score": found[0]["score"],
+        "outcome": None,
+        "decided_by": None,
+    }
+    assert 0.6 <= found[0]["score"] <= 1
+
+
+def test_the_command_refuses_no_text() -> None:
+    with pytest.raises(CommandError, match="give the claim's text"):
+        call_command("similar", stdout=io.StringIO())
+
+
+def test_reindex_indexes_claims_stored_before_the_index(stored: dict[str, int]) -> None:
+    ClaimKey.objects.all().delete()
+    err = io.StringIO()
+    call_command("similar", "--reindex", stdout=io.StringIO(), stderr=err)
+    assert "Indexed 4 claims." in err.getvalue()
+    assert _top(ODESA) == (stored[ODESA], "same")
