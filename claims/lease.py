@@ -9,20 +9,23 @@ back in the queue at most 1.5 leases (30 s by default) after its worker's last r
 A lease belongs to one take of the claim (its `started_at`): a worker whose lease was taken
 over, after it stalled for a whole lease, finds out at its next renewal and stops at the
 pipeline's next step, so that the claim never runs in two places at once. A worker whose cluster
-is stopping hands its claim back to the queue (claimcheck.workers). The sweep itself is a task of
-the engine's (decisions.tasks), since only the engine knows how to send a claim's task again.
+is stopping hands its claim back to the queue (claimcheck.workers), and so does a run whose
+database went away under it (a restart): as soon as the database answers again, not a lease
+later. The sweep itself is a task of the engine's (decisions.tasks), since only the engine knows
+how to send a claim's task again.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from typing import Any
 
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 
 from claimcheck.workers import WorkerStopping, checkpoint
 from claims.models import Claim
@@ -66,6 +69,38 @@ class ClaimLeaseLost(Exception):
     """Another worker took the claim over: this one stalled past its lease."""
 
 
+class DatabaseWentAway(Exception):
+    """The claim's run lost its database connection (the database restarted or went down), so
+    its result could not be saved. `handed_back`: the claim is queued again, for its task to be
+    sent again; False when the database did not answer within a lease (the sweep of whichever
+    worker reaches it first queues it then)."""
+
+    def __init__(self, *, claim_id: int, handed_back: bool) -> None:
+        super().__init__(f"claim {claim_id}: the database went away while it ran")
+        self.claim_id = claim_id
+        self.handed_back = handed_back
+
+
+DATABASE_WENT_AWAY = "the database went away while it ran"
+# How often a run that lost the database tries it again, to hand its claim back.
+_RECONNECT_EVERY_S = 0.5
+
+
+def database_lost(exc: BaseException) -> bool:
+    """Whether `exc` means this process's database connection is gone (a restart, a dropped
+    network), not that one statement failed on a working connection (a lock, a constraint)."""
+    if isinstance(exc, InterfaceError):
+        return True
+    if not isinstance(exc, OperationalError):
+        return False
+    if connection.connection is None:
+        return True
+    try:
+        return not connection.is_usable()
+    except DatabaseError:
+        return True
+
+
 # Claims whose lease this process lost, as (claim id, started_at) of the take that lost it.
 _lost: set[tuple[int, datetime | None]] = set()
 
@@ -81,6 +116,24 @@ def _hand_back(*, claim_id: int, started_at: datetime | None) -> bool:
     # The stop may have cut a query short: go on with a fresh connection.
     connection.close()
     return claim_hand_back(claim_id=claim_id, started_at=started_at)
+
+
+def _hand_back_when_the_database_answers(*, claim: Claim) -> bool:
+    """Queue the claim again as soon as the database answers, trying for up to a lease; after
+    that its lease has run out and any worker's sweep queues it. Each try opens a connection
+    afresh: the old one died with the database."""
+    deadline = time.monotonic() + lease_seconds()
+    while True:
+        _drop_connection()
+        try:
+            return claim_hand_back(
+                claim_id=claim.pk, started_at=claim.started_at, why=DATABASE_WENT_AWAY
+            )
+        except DatabaseError:
+            if time.monotonic() >= deadline:
+                _drop_connection()
+                return False
+            time.sleep(_RECONNECT_EVERY_S)
 
 
 @contextmanager
@@ -114,6 +167,12 @@ def claim_lease(*, claim: Claim) -> Iterator[None]:
         if _hand_back(claim_id=claim.pk, started_at=claim.started_at):
             logger.info("claim handed back: its worker is stopping", extra={"claim_id": claim.pk})
         raise
+    except DatabaseError as exc:
+        if not database_lost(exc):
+            raise
+        logger.warning("claim run lost the database; handing it back", extra={"claim_id": claim.pk})
+        handed = _hand_back_when_the_database_answers(claim=claim)
+        raise DatabaseWentAway(claim_id=claim.pk, handed_back=handed) from exc
     finally:
         stop.set()
         beat.join(timeout=5)

@@ -12,7 +12,7 @@ from django.db import connection
 from django.utils import timezone
 
 from claimcheck.workers import WorkerStopping, stoppable
-from claims.lease import every
+from claims.lease import DATABASE_WENT_AWAY, DatabaseWentAway, every
 from claims.services import claim_requeued_after_stop, claims_requeue_stale, lease_seconds
 from decisions.pipeline import claim_pipeline_run
 from decisions.services.claims import claim_enqueue
@@ -34,6 +34,15 @@ def claim_run(claim_id: int) -> str:
         if claim is not None:
             claim_enqueue(claim)
         return "handed back: the worker is stopping"
+    except DatabaseWentAway as gone:
+        # Its result could not be saved. Queued again as soon as the database answered (or,
+        # if it did not within a lease, by the sweep): its task is sent again from here.
+        if not gone.handed_back:
+            return "not saved: the database went away; the sweep queues it again"
+        claim = claim_requeued_after_stop(claim_id=claim_id, why=DATABASE_WENT_AWAY)
+        if claim is not None:
+            claim_enqueue(claim)
+        return "handed back: the database went away"
     return verdict.outcome if verdict else "not run"
 
 

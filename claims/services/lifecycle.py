@@ -153,25 +153,29 @@ def claim_taken_over(*, claim: Claim) -> bool:
     )
 
 
-def claim_hand_back(*, claim_id: int, started_at: datetime | None) -> bool:
-    """Queue a running claim again because its worker is stopping. Only the take that
-    `started_at` names is handed back; the event is written when its task is sent again."""
+def claim_hand_back(
+    *, claim_id: int, started_at: datetime | None, why: str = "its worker stopped"
+) -> bool:
+    """Queue a running claim again because its worker is stopping (or lost the database under
+    it: `why`). Only the take that `started_at` names is handed back; the event is written when
+    its task is sent again."""
     return bool(
         Claim.objects.filter(pk=claim_id, status=ClaimStatus.RUNNING, started_at=started_at).update(
             status=ClaimStatus.QUEUED,
             updated_at=timezone.now(),
-            **changed_fields(None, "ClaimCheck queued it again: its worker stopped"),
+            **changed_fields(None, f"ClaimCheck queued it again: {why}"),
         )
     )
 
 
-def claim_requeued_after_stop(*, claim_id: int) -> Claim | None:
+def claim_requeued_after_stop(*, claim_id: int, why: str = "its worker stopped") -> Claim | None:
     """Say on the timeline that a claim is queued again because its worker stopped (its lease
-    handed it back, or it never started), and return it for its task to be sent again; None
-    when the claim is not queued (another worker has it, or it is done)."""
+    handed it back, or it never started) or lost the database under it (`why`), and return it
+    for its task to be sent again; None when the claim is not queued (another worker has it,
+    or it is done)."""
     claim = Claim.objects.filter(pk=claim_id, status=ClaimStatus.QUEUED).first()
     if claim is not None:
-        event_record(claim=claim, kind=EventKind.QUEUED, message="Queued again: its worker stopped")
+        event_record(claim=claim, kind=EventKind.QUEUED, message=f"Queued again: {why}")
     return claim
 
 

@@ -12,12 +12,12 @@ import os
 import time
 from dataclasses import replace
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from claimcheck.config import get_config
 from claims.errors import ClaimNotRunnable
-from claims.lease import ClaimLeaseLost, claim_lease, lease_checkpoint
+from claims.lease import ClaimLeaseLost, claim_lease, database_lost, lease_checkpoint
 from claims.models import Claim, EventKind
 from claims.services import ClaimEvent, Confidence, claim_decide, claim_start
 from claims.services import claim_fail as claims_fail
@@ -112,7 +112,9 @@ def claim_fail(*, claim: Claim, error: str) -> None:
 
 def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
     """Run (or resume) the loop for one claim until it has a verdict. Provider and LLM failures
-    fail the claim with their reason; anything unexpected fails it and is raised."""
+    fail the claim with their reason; anything unexpected fails it and is raised. A database
+    that went away under the run fails nothing: the claim is queued again when it answers
+    (DatabaseWentAway, from `claim_lease`)."""
     try:
         claim = claim_start(claim_id=claim_id)
     except ClaimNotRunnable:
@@ -135,6 +137,11 @@ def claim_pipeline_run(*, claim_id: int) -> Verdict | None:
             except (HarvestError, llm.LLMError) as exc:
                 claim_fail(claim=claim, error=f"{type(exc).__name__}: {exc}")
                 return None
+            except DatabaseError as exc:
+                if database_lost(exc):
+                    raise  # not the claim's fault: the lease hands it back once it answers
+                claim_fail(claim=claim, error=f"unexpected {type(exc).__name__}: {exc}")
+                raise
             except Exception as exc:
                 claim_fail(claim=claim, error=f"unexpected {type(exc).__name__}: {exc}")
                 raise

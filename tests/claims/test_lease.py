@@ -194,3 +194,72 @@ def test_a_sweep_whose_connection_the_database_dropped_reconnects_at_its_next_be
     assert "failed" in beats, beats  # the beat on the dropped session failed...
     assert any(backend != first for backend in backends), beats  # ...and a later one reconnected
     assert beats[-1] == "ok"
+
+
+HARBOUR = "The harbour bill passed by 60 votes in March 2024."
+
+
+@pytest.mark.skipif(
+    "postgres" not in settings.DATABASES["default"]["ENGINE"],
+    reason="a server that drops a connection: PostgreSQL's pg_terminate_backend",
+)
+@pytest.mark.django_db(transaction=True)
+def test_a_run_whose_database_went_away_queues_its_claim_again_once_it_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """As when PostgreSQL restarts under a worker: the run's session ends mid-claim, so its
+    result cannot be saved. The claim is not failed and not left running until a sweep: it is
+    queued again as soon as the database answers, and its task is sent again."""
+    import psycopg
+    from django.db import connection
+
+    import decisions.tasks
+    from decisions.pipeline import loop
+    from decisions.tasks import claim_run
+
+    claim, _ = claim_submit(text=HARBOUR, enqueue=False)
+
+    def session_ends(run: Any) -> None:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            pid = cursor.fetchone()[0]
+        with psycopg.connect(database_url(), autocommit=True) as other:
+            other.execute("SELECT pg_terminate_backend(%s)", [pid])
+        Claim.objects.filter(pk=run.claim.pk).exists()  # the result it would save
+
+    sent: list[int] = []
+    monkeypatch.setattr(loop, "_loop", session_ends)
+    monkeypatch.setattr(decisions.tasks, "claim_enqueue", lambda c: sent.append(c.pk))
+
+    assert claim_run(claim.pk) == "handed back: the database went away"
+
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.QUEUED
+    assert sent == [claim.pk]
+    assert list(claim.events.values_list("message", flat=True))[-1] == (
+        "Queued again: the database went away while it ran"
+    )
+    assert not claim.events.filter(kind="error").exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_statement_that_fails_on_a_working_connection_still_fails_the_claim(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only a connection that is gone hands a claim back: an error the database raises on a
+    live connection is a bug to see, and fails the claim as before."""
+    from django.db import OperationalError
+
+    from decisions.pipeline import loop
+    from decisions.tasks import claim_run
+
+    claim, _ = claim_submit(text=HARBOUR, enqueue=False)
+
+    def locked(run: Any) -> None:
+        raise OperationalError("could not obtain lock on row in relation")
+
+    monkeypatch.setattr(loop, "_loop", locked)
+    with pytest.raises(OperationalError):
+        claim_run(claim.pk)
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.FAILED
