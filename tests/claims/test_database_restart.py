@@ -1,6 +1,9 @@
 """PostgreSQL restarted under a real gunicorn and a real `manage.py qcluster` while a claim
 runs: meanwhile a page and the API answer 503 with Retry-After, and once the database is back
-the claim in flight is moving again within one lease and ends decided, with one verdict.
+the claim in flight is moving again within one lease and ends decided, with one verdict. Twice:
+with the worker reaching for the database while it is down (its search answers at once), and
+with the worker's search waiting through the whole restart, so that the first it hears of the
+restart is its dead connection, once the database answers again.
 
 The database is a cluster of the test's own (bench/private_pg.py): the machine's PostgreSQL is
 shared and is not the test's to restart. The test itself needs no database of Django's."""
@@ -14,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -144,11 +148,16 @@ def _issue_token(env: dict[str, str]) -> str:
     return done.stdout.split("TOKEN ")[1].strip()
 
 
+@pytest.mark.parametrize(
+    "first_search_s",
+    [SEARCH_S, 5.0],
+    ids=["the-worker-reaches-for-it-while-it-is-down", "a-search-waits-through-the-restart"],
+)
 def test_a_claim_running_through_a_database_restart_is_decided_once_within_a_lease(
-    database: PrivatePostgres, broker: None, tmp_path: Path
+    first_search_s: float, database: PrivatePostgres, broker: None, tmp_path: Path
 ) -> None:
     pg = database
-    with imitation_search(latency_s=SEARCH_S) as imitation:
+    with imitation_search(latency_s=SEARCH_S, first_latency_s=first_search_s) as imitation:
         env = _env(pg, imitation.config(tmp_path / "pipeline.yaml"))
         token = _issue_token(env)
         auth = {"Authorization": f"Bearer {token}"}
@@ -176,9 +185,16 @@ def test_a_claim_running_through_a_database_restart_is_decided_once_within_a_lea
 
             pg.stop(mode="fast")
             # While it is down: an editor's page (its session is read from the database) and
-            # an API client (its token is).
-            page = _fetch(f"{base}/", headers={"Cookie": "sessionid=abc123notasessionatall"})
-            api = _fetch(f"{base}/api/claims", headers=auth)
+            # an API client (its token is), at once, so that it is down two seconds (the pool's
+            # wait) and the slow first search outlasts the restart.
+            with ThreadPoolExecutor(2) as both:
+                page, api = both.map(
+                    lambda headers: _fetch(f"{base}{headers.pop('path')}", headers=headers),
+                    [
+                        {"path": "/", "Cookie": "sessionid=abc123notasessionatall"},
+                        {"path": "/api/claims", **auth},
+                    ],
+                )
             pg.start()
             back = time.monotonic()
 
