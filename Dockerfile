@@ -7,7 +7,10 @@ ENV UV_COMPILE_BYTECODE=1 UV_LINK_MODE=copy UV_PROJECT_ENVIRONMENT=/opt/venv
 RUN pip install --no-cache-dir "uv==0.13.8"
 WORKDIR /app
 COPY pyproject.toml uv.lock ./
-RUN uv sync --frozen --no-dev --no-install-project
+# WITH_LLM=true adds the local model server (llama.cpp and the SmolLM2 model: compose's `llm`).
+ARG WITH_LLM=false
+RUN if [ "$WITH_LLM" = true ]; then groups="--group llm"; else groups=""; fi; \
+    uv sync --frozen --no-dev --no-install-project $groups
 COPY . .
 # The runtime never writes bytecode (PYTHONDONTWRITEBYTECODE): compile the project's here too, so
 # that a worker or server does not compile every module it imports each time it starts.

@@ -1,4 +1,5 @@
-"""API tokens: how a JSON API client proves who it is."""
+"""API tokens (how a JSON API client proves who it is) and the daily counts of model reply
+items the LLM gateway repaired or refused."""
 
 from __future__ import annotations
 
@@ -54,3 +55,23 @@ class ApiToken(models.Model):
     @property
     def active(self) -> bool:
         return self.revoked_at is None
+
+
+class ModelReplyDay(models.Model):
+    """Items of model replies (a stance reading's findings) clipped into range or refused, per
+    day and purpose. Counted by `integrations.llm.accounting.replies_record`, shown on the
+    dashboard: a model that drifts from its schema shows here before it shows in verdicts."""
+
+    day = models.DateField()
+    purpose = models.CharField(max_length=32, help_text="stance, rewrite, ...")
+    clipped = models.PositiveIntegerField(default=0)
+    refused = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-day", "purpose"]
+        constraints = [
+            models.UniqueConstraint(fields=["day", "purpose"], name="model_reply_day_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.day} {self.purpose}: {self.clipped} clipped, {self.refused} refused"

@@ -131,6 +131,8 @@ class Counting:
                 "stance": row.stance,
                 "confidence": row.confidence,
                 "read": row.was_read,
+                "read_by": row.reader_words,
+                "model": row.read_by or None,
                 "syndicated_from": row.syndicated_from,
                 "quote": row.source_quote[:500],
                 **count.as_json(),

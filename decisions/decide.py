@@ -357,6 +357,7 @@ def _final(
     )
     proof = write_proof(question=question, result=result, totals=totals, weighing=weighing)
     debug = result.debug
+    debug = {**debug, "proof_by": proof.written_by}
     if proof.llm_error is not None:
         debug = {**debug, "proof_llm_error": proof.llm_error}
     return Final(

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import markdown as md
 import nh3
 
+from claimcheck.config import get_config
 from claims.models import Outcome
 from decisions.models import VerdictReason
 from decisions.publishers import surest
@@ -226,11 +227,16 @@ def check_citations(text: str, *, sources: list[Source]) -> None:
         )
 
 
+TEMPLATE_WRITER = "this machine's template"
+
+
 @dataclass(frozen=True)
 class WrittenProof:
     markdown: str
     # "timeout: ..." when the LLM was asked and failed, and the template wrote the proof instead.
     llm_error: str | None = None
+    # What wrote it: the model on the model server (its configured name), or the template.
+    written_by: str = TEMPLATE_WRITER
 
 
 def write_proof(
@@ -246,7 +252,8 @@ def write_proof(
     if llm.is_enabled():
         try:
             return WrittenProof(
-                llm_proof(question=question, result=result, totals=totals, weighing=weighing)
+                llm_proof(question=question, result=result, totals=totals, weighing=weighing),
+                written_by=f"{get_config().llm.model} (model server)",
             )
         except llm.LLMError as exc:
             logger.warning("llm proof failed; the template wrote it", extra={"kind": exc.kind})

@@ -21,8 +21,12 @@ from decisions.gate import is_date_word
 from decisions.types import ClaimQuestion
 from evidence.entities import extract_entities
 from harvester.services import (
+    DETERMINISTIC,
     MAX_KEYWORDS,
     QuerySchema,
+    RewriteFailed,
+    RewriteInvalid,
+    deterministic_rewrite,
     rewrite_query,
     translate_query,
     validate_schema,
@@ -77,12 +81,44 @@ def _date_filters(question: ClaimQuestion) -> dict[str, str | None]:
     return {"date_after": after, "date_before": before}
 
 
+THIS_MACHINE = "this machine's rewriter"
+
+
+@dataclass(frozen=True)
+class FirstQuery:
+    """The claim's first query and what wrote it: the model on the model server, or this
+    machine's rewriter (with `llm_error`, why the model server's rewrite was not used)."""
+
+    schema: QuerySchema
+    written_by: str
+    llm_error: str = ""
+
+
+def first_query(*, question: ClaimQuestion) -> FirstQuery:
+    """The first query. With a model server configured it rewrites the claim; when it cannot
+    (down, too slow, a reply that is not a query), this machine's rewriter writes it and the
+    claim goes on: the model server is a guest, not a pillar. Its rewrite is not cached, so the
+    model server is asked again for the next claim."""
+    try:
+        rewrite = rewrite_query(text=question.text)
+    except (RewriteFailed, RewriteInvalid) as exc:
+        if not llm.is_enabled():
+            raise
+        schema = deterministic_rewrite(" ".join(question.text.split()))
+        return FirstQuery(_narrowed(schema, question), THIS_MACHINE, llm_error=str(exc))
+    by = THIS_MACHINE if rewrite.rewriter == DETERMINISTIC else f"{rewrite.rewriter} (model server)"
+    return FirstQuery(_narrowed(rewrite.schema, question), by)
+
+
 def compose_initial_query(*, question: ClaimQuestion) -> QuerySchema:
-    rewrite = rewrite_query(text=question.text)
-    keywords = _core_terms(rewrite.schema.keywords)
+    return first_query(question=question).schema
+
+
+def _narrowed(schema: QuerySchema, question: ClaimQuestion) -> QuerySchema:
+    keywords = _core_terms(schema.keywords)
     filters = {
-        **rewrite.schema.filters.model_dump(),
-        "sites": rewrite.schema.filters.sites,
+        **schema.filters.model_dump(),
+        "sites": schema.filters.sites,
         **_date_filters(question),
     }
     return validate_schema({"keywords": keywords, "boolean": "AND", "filters": filters})
@@ -126,20 +162,34 @@ def english_query(*, question: ClaimQuestion, base: QuerySchema) -> ComposedQuer
         return ComposedQuery(by_name, "the claim names some of its entities in Cyrillic")
     name = language_name(language.code)
     unsure = f" (detected {name} at {language.confidence:.2f})" if language.mixed else ""
+    failed = ""
     if llm.is_enabled() and language.needs_english_search():
-        rewrite = translate_query(text=question.text)
-        data = rewrite.schema.model_dump()
-        data["keywords"] = _core_terms(list(rewrite.schema.keywords))
-        data["filters"] = {**data["filters"], **_date_filters(question), "lang": "en"}
-        schema = validate_schema(data)
-        return ComposedQuery(schema, f"the claim is in {name}{unsure}: its query in English")
+        try:
+            rewrite = translate_query(text=question.text)
+        except (RewriteFailed, RewriteInvalid) as exc:
+            failed = f"the model server could not translate it: {exc}"
+        else:
+            data = rewrite.schema.model_dump()
+            data["keywords"] = _core_terms(list(rewrite.schema.keywords))
+            data["filters"] = {**data["filters"], **_date_filters(question), "lang": "en"}
+            schema = validate_schema(data)
+            return ComposedQuery(
+                schema,
+                f"the claim is in {name}{unsure}: its query in English, "
+                f"translated by {rewrite.rewriter} (model server)",
+            )
     names = english_names(question)
     if not names:
         return None
     named = _with(base, keywords=names, boolean="AND" if len(names) <= 3 else "OR")
     if named is None or named.compile() == base.compile():
         return None
-    how = "no LLM to translate" if language.needs_english_search() else "names in English"
+    if failed:
+        how = failed
+    elif language.needs_english_search():
+        how = "no LLM to translate"
+    else:
+        how = "names in English"
     return ComposedQuery(named, f"the claim is in {name}{unsure}: its names in English ({how})")
 
 

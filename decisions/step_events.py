@@ -12,6 +12,7 @@ from claims.services import event_record
 from decisions.counting import own_why
 from decisions.gate import GateDecision, ScoredLead
 from decisions.models import Verdict
+from decisions.query import FirstQuery
 from decisions.types import ClaimQuestion, Decision, Final, SideTotal, Totals
 from decisions.uncounted import conflict_words, left_out
 from evidence.models import Evidence, Page
@@ -44,11 +45,22 @@ def factcheck_event(*, run: int, matches: int, counted: int) -> StepEvent:
     )
 
 
-def first_query_event(*, run: int, schema: QuerySchema) -> StepEvent:
+def first_query_event(*, run: int, query: FirstQuery) -> StepEvent:
+    """The first query, and what wrote it: the model server's model, or this machine's
+    rewriter and, when a model server is configured, why it wrote it instead."""
+    instead = (
+        f"; the model server could not write it ({query.llm_error})" if query.llm_error else ""
+    )
     return StepEvent(
         EventKind.QUERY,
-        f"First query: {schema.compile()[:200]}",
-        {"run": run, "query": schema.compile(), "schema": schema.model_dump()},
+        f"First query, written by {query.written_by}{instead}: {query.schema.compile()[:200]}",
+        {
+            "run": run,
+            "query": query.schema.compile(),
+            "schema": query.schema.model_dump(),
+            "written_by": query.written_by,
+            **({"llm_error": query.llm_error} if query.llm_error else {}),
+        },
     )
 
 
@@ -193,6 +205,7 @@ def evidence_event(
             "in_window": row.in_window,
             "syndicated_from": row.syndicated_from,
             "not_counted": why,
+            "read_by": row.reader_words,
         },
     )
 
@@ -263,15 +276,18 @@ def decision_event(*, run: int, attempt: int, decision: Decision, threshold: flo
 def verdict_event(*, run: int, verdict: Verdict) -> StepEvent:
     debug = verdict.debug if isinstance(verdict.debug, dict) else {}
     llm_error = debug.get("proof_llm_error")
+    proof_by = str(debug.get("proof_by") or "")
     return StepEvent(
         EventKind.VERDICT,
         f"Verdict: {Outcome(verdict.outcome).label} ({verdict.get_reason_display()})"
+        + (f". Proof written by {proof_by}" if proof_by else "")
         + (f". The LLM proof failed ({llm_error}): the plain proof stands" if llm_error else ""),
         {
             "run": run,
             "verdict_id": verdict.pk,
             "outcome": verdict.outcome,
             "reason": verdict.reason,
+            **({"proof_by": proof_by} if proof_by else {}),
             **({"proof_llm_error": llm_error} if llm_error else {}),
         },
     )

@@ -79,6 +79,15 @@ class Method(models.TextChoices):
     FACTCHECK = "factcheck", "Fact-check"
 
 
+# This machine's readers, by the method that read a row.
+_OFFLINE_READERS: dict[str, str] = {
+    Method.SNIPPET: "snippet reader (the search result's text)",
+    Method.STRUCTURED: "structured-data reader",
+    Method.RERANK: "passage ranker",
+    Method.MODEL: "stance model",
+}
+
+
 class Evidence(models.Model):
     claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="evidence")
     page = models.ForeignKey(
@@ -96,6 +105,17 @@ class Evidence(models.Model):
     stance = models.CharField(max_length=16, choices=Stance.choices, default=Stance.NEUTRAL)
     stance_score = models.FloatField(default=0)
     method = models.CharField(max_length=16, choices=Method.choices)
+    read_by = models.CharField(
+        max_length=200,
+        blank=True,
+        help_text="the model that read it on the model server, by its configured name; blank "
+        "for this machine's readers",
+    )
+    read_offline_because = models.TextField(
+        blank=True,
+        help_text="why this machine's reader read it although a model server is configured "
+        "(the failed call's error)",
+    )
     confidence = models.CharField(max_length=8, choices=Confidence.choices, default=Confidence.LOW)
     in_window = models.BooleanField(null=True, blank=True)
     entity_overlap = models.FloatField(
@@ -135,6 +155,20 @@ class Evidence(models.Model):
 
     def __str__(self) -> str:
         return f"{self.stance} {self.domain} ({self.weight})"
+
+    @property
+    def reader_words(self) -> str:
+        """What read this row, in words: the model server's model, or this machine's reader and
+        why it read the page instead of a configured model server."""
+        if self.method == Method.FACTCHECK:
+            return "the fact-checker's own rating"
+        if self.method == Method.LLM:
+            return f"read by {self.read_by or 'the model'} on the model server"
+        what = _OFFLINE_READERS.get(self.method, "reader")
+        words = f"read by this machine's {what}"
+        if self.read_offline_because:
+            words += f": the model server could not read it ({self.read_offline_because})"
+        return words
 
     @property
     def was_read(self) -> bool:

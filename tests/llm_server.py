@@ -16,7 +16,7 @@ import yaml
 from django.conf import settings
 
 from claimcheck.config import PipelineConfig, reload_config
-from integrations.llm.local_server import llm_section, running
+from integrations.llm.local_server import MODEL_ALIAS, llm_section, running
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,11 @@ class ModelServer:
 
 
 @contextmanager
-def model_server(log: Path, *, embeddings: bool = True) -> Iterator[ModelServer]:
-    with running(log, embeddings=embeddings) as server:
+def model_server(
+    log: Path, *, embeddings: bool = True, alias: str = MODEL_ALIAS
+) -> Iterator[ModelServer]:
+    """`alias` is the model's name in the server's /v1/models (a server of its own naming)."""
+    with running(log, embeddings=embeddings, alias=alias) as server:
         yield ModelServer(port=server.port, pid=server.pid, ready_s=server.ready_s, log=log)
 
 

@@ -40,7 +40,7 @@ from decisions.pipeline.steps import (
     search_step,
     verify_step,
 )
-from decisions.query import ComposedQuery, compose_initial_query, english_query, refine_query
+from decisions.query import ComposedQuery, english_query, first_query, refine_query
 from decisions.step_events import (
     dry_event,
     english_query_event,
@@ -211,11 +211,12 @@ def _loop(run: Run) -> Verdict:
     started = _clock()
     if run.config.factcheck.enabled:
         factcheck_step(run)
-    base = compose_initial_query(question=run.question)
+    written = first_query(question=run.question)
+    base = written.schema
     step_record(
         claim=run.claim,
         key=run.key("compose"),
-        event=first_query_event(run=run.number, schema=base),
+        event=first_query_event(run=run.number, query=written),
     )
     # The first searches: the claim's own query, and for a claim in another language its
     # search in English. Refinements come after both.

@@ -38,10 +38,12 @@ from desk.selectors.dashboard import (
     EnrichmentMetrics,
     ProviderHealth,
     ProviderStats,
+    ReplyRepairs,
     Share,
     dashboard_data,
     dashboard_totals,
     enrichment_metrics,
+    model_reply_repairs,
 )
 from desk.selectors.progress import Progress, claims_progress, progress_of
 from desk.selectors.quotes import QuoteInContext, evidence_in_context
@@ -72,6 +74,7 @@ __all__ = [
     "ProviderStats",
     "QueueState",
     "QuoteInContext",
+    "ReplyRepairs",
     "RunChanges",
     "Share",
     "TimelineEntry",
@@ -93,6 +96,7 @@ __all__ = [
     "evidence_in_context",
     "last_event_sequence",
     "latest_totals",
+    "model_reply_repairs",
     "needs_review_count",
     "progress_of",
     "proposed_outcomes",

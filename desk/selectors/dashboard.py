@@ -1,5 +1,6 @@
 """The dashboard's figures: totals, outcomes and overrides over time, per-claim effort,
-provider health and latency, spend, and how the checking goes (desk.charts draws them)."""
+provider health and latency, spend, how the checking goes (desk.charts draws them), and how
+often the model's replies needed repair."""
 
 from __future__ import annotations
 
@@ -9,15 +10,44 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 
-from django.db.models import Count, F, Value
+from django.db.models import Count, F, Sum, Value
 from django.db.models.functions import Floor, Least, TruncDate
 from django.utils import timezone
 
 from claimcheck.config import get_config
+from claimcheck.models import ModelReplyDay
 from claims.models import Claim, ClaimStatus, ConfidenceTier, EventKind, Outcome, PipelineEvent
 from harvester.selectors import recent_provider_metrics, result_agreement
 
 # --- the dashboard ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReplyRepairs:
+    """Findings of the model's replies clipped into range or refused over the last `days` days."""
+
+    days: int
+    clipped: int
+    refused: int
+    llm_configured: bool
+
+    @property
+    def shown(self) -> bool:
+        """Worth a line on the dashboard: a model is configured, or was when these were counted."""
+        return self.llm_configured or bool(self.clipped or self.refused)
+
+
+def model_reply_repairs(*, days: int = 7) -> ReplyRepairs:
+    since = timezone.localdate() - timedelta(days=days - 1)
+    totals = ModelReplyDay.objects.filter(day__gte=since).aggregate(
+        clipped=Sum("clipped"), refused=Sum("refused")
+    )
+    return ReplyRepairs(
+        days=days,
+        clipped=int(totals["clipped"] or 0),
+        refused=int(totals["refused"] or 0),
+        llm_configured=bool(get_config().llm.model),
+    )
 
 
 def dashboard_totals() -> dict[str, int]:

@@ -27,5 +27,6 @@ def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
             "needs_review": selectors.needs_review_count(),
             "data": data,
             "charts": charts.dashboard_charts(data),
+            "replies": selectors.model_reply_repairs(),
         },
     )

@@ -144,6 +144,8 @@ class _Reading:
     findings: list[Finding]
     # Why the LLM's embeddings or reading failed, when this machine's reader read the page.
     llm_error: str | None = None
+    # The LLM's findings clipped into range or refused on this page, recorded by the caller.
+    tally: llm.ReplyTally | None = None
 
 
 def _page_findings(claim: ClaimContext, page: Page) -> _Reading:
@@ -158,6 +160,7 @@ def _page_findings(claim: ClaimContext, page: Page) -> _Reading:
         headings=headings,
         heading_levels=levels if len(levels) == len(headings) else None,
     )
+    tally = llm.ReplyTally("stance")
     try:
         kept = rerank(claim_text=claim.text, chunks=chunks, top_k=TOP_CHUNKS)
         return _Reading(
@@ -167,7 +170,9 @@ def _page_findings(claim: ClaimContext, page: Page) -> _Reading:
                 title=page.title,
                 chunks=kept,
                 published_at=page.published_at,
-            )
+                tally=tally,
+            ),
+            tally=tally,
         )
     except llm.LLMError as exc:
         logger.warning("llm reading failed; read offline", extra={"kind": exc.kind})
@@ -227,17 +232,22 @@ def collect_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
         url: pages[lead.url] for url, lead in to_fetch.items() if _readable(pages.get(lead.url))
     }
     readings = _assess_all(context, readable)
+    repaired = llm.ReplyTally("stance")
+    for reading in readings.values():
+        if reading.tally is not None:
+            repaired.add(reading.tally)
+    # Here, not in the reading threads: this thread holds the database connection.
+    llm.replies_record(repaired)
     for url, reading in readings.items():
         if reading.llm_error is not None:
             event_record(
                 claim=claim,
                 kind=EventKind.EVIDENCE,
-                message=f"The LLM could not read {url} ({reading.llm_error}): "
+                message=f"The model server could not read {url} ({reading.llm_error}): "
                 "this machine's reader read it",
                 payload={"attempt": attempt, "url": url, "llm_error": reading.llm_error},
                 key=f"{claim.run_number}:{attempt}:llm-offline:{url}",
             )
-    findings = {url: reading.findings for url, reading in readings.items()}
 
     result: list[Evidence] = []
     with transaction.atomic():
@@ -251,7 +261,7 @@ def collect_evidence(*, claim: Claim, leads: list[Lead], attempt: int) -> list[E
             page = pages.get(lead.url)
             if page is not None and not _source_of(page.final_url or page.url):
                 continue
-            rows = _rows_for_page(claim, attempt, url, lead, page, findings.get(url, []))
+            rows = _rows_for_page(claim, attempt, url, lead, page, readings.get(url))
             if not rows:
                 if (url, "snippet") in existing:
                     leads_here = existing[(url, "snippet")]
@@ -295,12 +305,12 @@ def _assess_all(context: ClaimContext, readable: dict[str, Page]) -> dict[str, _
 
 
 def _rows_for_page(
-    claim: Claim, attempt: int, url: str, lead: Lead, page: Page | None, findings: list[Finding]
+    claim: Claim, attempt: int, url: str, lead: Lead, page: Page | None, reading: _Reading | None
 ) -> list[Evidence]:
-    if page is None or not findings:
+    if page is None or reading is None or not reading.findings:
         return []
     rule = weigh_source(page.final_url or page.url)
-    return [
+    rows = [
         _row(
             claim=claim,
             attempt=attempt,
@@ -312,8 +322,13 @@ def _rows_for_page(
             published_at=page.published_at or lead.published,
             depth=page.content_depth,
         )
-        for finding in findings
+        for finding in reading.findings
     ]
+    for row in rows:
+        # Named by the configured model: a server may call its model something else.
+        row.read_by = str(get_config().llm.model or "")[:200] if row.method == Method.LLM else ""
+        row.read_offline_because = reading.llm_error or ""
+    return rows
 
 
 def _snippet_rows(

@@ -20,13 +20,20 @@ def assess_page(
     chunks: list[ScoredChunk],
     published_at: datetime | date | None,
     offline: bool = False,
+    tally: llm.ReplyTally | None = None,
 ) -> list[Finding]:
     """One finding per kept chunk (fewer when chunks share their best sentence). `offline`
-    reads on this machine even with an LLM configured (after the LLM failed on this page)."""
+    reads on this machine even with an LLM configured (after the LLM failed on this page).
+    `tally` counts the LLM's findings clipped into range or refused, for the caller to record."""
     if not chunks or not page_text:
         return []
     if llm.is_enabled() and not offline:
         return read_page(
-            claim=claim, page_text=page_text, title=title, chunks=chunks, published_at=published_at
+            claim=claim,
+            page_text=page_text,
+            title=title,
+            chunks=chunks,
+            published_at=published_at,
+            tally=tally,
         )
     return score_page(claim=claim, page_text=page_text, chunks=chunks, published_at=published_at)

@@ -1,13 +1,16 @@
-"""The LLM reading of one page: one JSON call, schema-validated, quotes checked against the page.
+"""The LLM reading of one page: one JSON call, each finding checked on its own, quotes checked
+against the page.
 
-A finding whose quote does not occur in the page text (allowing only for differences in white
-space) is dropped: a quote an editor cannot find on the page is not evidence. LLM errors are
-raised to the caller, which decides what reads the page instead (and says so).
+The reply must be JSON with a findings list; anything less is an LLM error, raised to the caller,
+which decides what reads the page instead (and says so). Within the list each finding stands
+alone (`integrations.llm.replies`): a score out of [0, 1] is clipped into it, and a finding that
+cannot be repaired (a stance not asked for, a missing field, a wrong type) is refused without
+costing the others. So is a finding whose quote does not occur in the page text (allowing only
+for differences in white space): a quote an editor cannot find on the page is not evidence.
 """
 
 from __future__ import annotations
 
-import logging
 import re
 from datetime import date, datetime
 from typing import Any, Literal
@@ -19,8 +22,6 @@ from evidence.models import Method
 from evidence.rerank import ScoredChunk
 from evidence.stance.types import ClaimContext, Finding
 from integrations import llm
-
-logger = logging.getLogger(__name__)
 
 MAX_FINDINGS = 4
 # The longest quote a constrained reply may hold (a sentence): four findings then fit well
@@ -37,8 +38,20 @@ class LLMFinding(BaseModel):
 
 
 class LLMStance(BaseModel):
-    # Required: a reply without it (other keys) is not the answer asked for.
+    """The reply asked for, as the schema sent to the server says it."""
+
     findings: list[LLMFinding] = Field(max_length=12)
+
+
+class LLMReply(BaseModel):
+    """The reply as it is validated: the findings list is required (a reply without one, other
+    keys, is not the answer asked for) but its items are judged one by one, after the call."""
+
+    findings: list[Any]
+
+
+# The numbers a finding may hold a little outside their range: clipped, not refused.
+FINDING_RANGES = {"score": (0.0, 1.0)}
 
 
 def reply_schema() -> dict[str, Any]:
@@ -92,23 +105,33 @@ def read_page(
     title: str,
     chunks: list[ScoredChunk],
     published_at: datetime | date | None,
+    tally: llm.ReplyTally | None = None,
 ) -> list[Finding]:
+    """The page's findings by the LLM. `tally` counts the findings clipped and refused; the
+    caller records it (this may run in a worker thread, which keeps off the database)."""
+    tally = tally if tally is not None else llm.ReplyTally("stance")
     system, _ = llm.load_prompt("stance")
     result = llm.complete_json(
         system=system,
         user=_user_message(claim, title, chunks, published_at),
-        schema=LLMStance,
+        schema=LLMReply,
         purpose="stance",
         response_schema=reply_schema(),
     )
+    items = llm.items_check(
+        result.value.findings,
+        model=LLMFinding,
+        ranges=FINDING_RANGES,
+        tally=tally,
+        check=lambda item: (
+            None if locate_quote(page_text, item.quote) is not None else "quote not on the page"
+        ),
+    )
     reference = published_at.date() if isinstance(published_at, datetime) else published_at
     findings: list[Finding] = []
-    for item in result.value.findings:
+    for item in items:
         quote = locate_quote(page_text, item.quote)
-        if quote is None:
-            logger.info(
-                "llm quote not on the page; finding dropped", extra={"chars": len(item.quote)}
-            )
+        if quote is None:  # checked above; kept for the type checker
             continue
         event_at, source, precision = item.event_date, "llm" if item.event_date else "", "day"
         if event_at is None:

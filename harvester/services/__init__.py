@@ -17,13 +17,19 @@ from harvester.errors import (
 from harvester.local_index import index_document, remove_document
 from harvester.marks import url_marker_register
 from harvester.models import SearchRun
-from harvester.rewriter import deterministic_rewrite, rewrite_query, translate_query
+from harvester.rewriter import (
+    DETERMINISTIC,
+    deterministic_rewrite,
+    rewrite_query,
+    translate_query,
+)
 from harvester.schema import MAX_KEYWORDS, QuerySchema, validate_schema
 from harvester.services.budgets import Spend, budget_exhausted, current_spend
 from harvester.services.calls import run_providers
 from harvester.services.runs import search_run_execute
 
 __all__ = [
+    "DETERMINISTIC",
     "MAX_KEYWORDS",
     "AllProvidersFailed",
     "HarvestError",

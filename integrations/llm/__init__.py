@@ -15,15 +15,18 @@ path (argument handling, response objects, usage, cost) runs for real without a 
 
 By subject: `provider` (the lazy litellm import, the configuration in force, the logger),
 `client` (the completion and embedding calls), `errors` (`LLMError` and how a provider's
-exception maps onto it), `accounting` (tokens, cost and the call's log line), `prompts` (the
-prompt files and their hash) and `mock` (the `llm_mock()` test seam).
+exception maps onto it), `accounting` (tokens, cost and the call's log line; the daily counts of
+repaired reply items), `replies` (a reply's list judged item by item: clipped or refused alone),
+`prompts` (the prompt files and their hash) and `mock` (the `llm_mock()` test seam).
 """
 
+from integrations.llm.accounting import replies_record
 from integrations.llm.client import LLMResult, complete_json, complete_text, embed
 from integrations.llm.errors import ErrorKind, LLMError
 from integrations.llm.mock import LLMMock, LLMMockExhausted, MockResponse, llm_mock
 from integrations.llm.prompts import PromptName, load_prompt
 from integrations.llm.provider import is_enabled
+from integrations.llm.replies import ReplyTally, items_check
 
 __all__ = [
     "ErrorKind",
@@ -33,10 +36,13 @@ __all__ = [
     "LLMResult",
     "MockResponse",
     "PromptName",
+    "ReplyTally",
     "complete_json",
     "complete_text",
     "embed",
     "is_enabled",
+    "items_check",
     "llm_mock",
     "load_prompt",
+    "replies_record",
 ]

@@ -1,5 +1,6 @@
-"""What a call used and cost, read from litellm's response, and the log line that records it.
-Prompts and outputs never go into that line: they hold claim text."""
+"""What a call used and cost, read from litellm's response, and the log line that records it;
+and what was repaired in the replies, counted per day in the database. Prompts and outputs
+never go into the log line: they hold claim text."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from integrations.llm.provider import litellm_module, logger
+from integrations.llm.replies import ReplyTally
 
 
 @dataclass(frozen=True)
@@ -84,4 +86,24 @@ def log_call(
             "completion_tokens": completion_tokens,
             "cost_usd": cost_usd,
         },
+    )
+
+
+def replies_record(tally: ReplyTally) -> None:
+    """Add a tally's clipped and refused items to today's counts for its purpose. Called by the
+    thread that owns the database connection (not a reading's worker thread); nothing is
+    written when nothing was repaired."""
+    if not tally.clipped and not tally.refused:
+        return
+    # Imported here: the gateway is also imported where Django's apps are not loaded (the local
+    # model server's process, the configuration tools).
+    from django.db.models import F
+    from django.utils import timezone
+
+    from claimcheck.models import ModelReplyDay
+
+    day, _ = ModelReplyDay.objects.get_or_create(day=timezone.localdate(), purpose=tally.purpose)
+    # One UPDATE with F(): workers counting at the same time add up instead of overwriting.
+    ModelReplyDay.objects.filter(pk=day.pk).update(
+        clipped=F("clipped") + tally.clipped, refused=F("refused") + tally.refused
     )

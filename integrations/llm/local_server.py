@@ -57,50 +57,67 @@ def model_path() -> Path:
     )
 
 
-def api_base(port: int) -> str:
-    return f"http://127.0.0.1:{port}/v1"
+def api_base(port: int, host: str = "127.0.0.1") -> str:
+    return f"http://{host}:{port}/v1"
 
 
-def llm_section(*, port: int, timeout_s: float = 60.0) -> dict[str, Any]:
+def llm_section(*, port: int, timeout_s: float = 60.0, host: str = "127.0.0.1") -> dict[str, Any]:
     """The `llm:` section of a pipeline configuration that uses the local server for every LLM
     step. The server follows a JSON schema given with the request (llama.cpp turns it into a
     grammar), so the replies parse; what the model says in them is up to the model."""
     return {
         "model": LITELLM_MODEL,
         "embedding_model": LITELLM_MODEL,
-        "api_base": api_base(port),
+        "api_base": api_base(port, host),
         "response_format": "json_schema",
         "timeout_s": timeout_s,
         "max_tokens": 768,
     }
 
 
-def write_config(*, base: Path, out: Path, port: int) -> None:
+# Where `scripts/run` writes the configuration of the model server it runs (git ignores var/),
+# and where `manage.py verify --llm` reads it.
+RUN_CONFIG = Path(__file__).resolve().parents[2] / "var" / "local-llm.yaml"
+
+
+def write_config(*, base: Path, out: Path, port: int, host: str = "127.0.0.1") -> None:
     """`base` (a pipeline configuration file) with its `llm:` section pointed at the server on
-    `port`; everything else as it was. ClaimCheck validates the result when it starts."""
+    `host`:`port`; everything else as it was. ClaimCheck validates the result when it starts."""
     import yaml
 
     data = yaml.safe_load(base.read_text(encoding="utf-8")) or {}
     if not isinstance(data, dict):
         raise ValueError(f"{base} is not a mapping at the top level")
-    data["llm"] = {**(data.get("llm") or {}), **llm_section(port=port)}
+    data["llm"] = {**(data.get("llm") or {}), **llm_section(port=port, host=host)}
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
 
-def serve(*, port: int, threads: int = 1, context: int = 2048, embeddings: bool = True) -> None:
-    """Serve until SIGTERM or SIGINT. One slot: requests are answered one after another."""
+def serve(
+    *,
+    port: int,
+    threads: int = 1,
+    context: int = 2048,
+    embeddings: bool = True,
+    host: str = "127.0.0.1",
+    alias: str = MODEL_ALIAS,
+) -> None:
+    """Serve until SIGTERM or SIGINT. One slot: requests are answered one after another.
+    `alias` is the name `/v1/models` reports; requests are answered whatever name they carry."""
     try:
         import xllamacpp
     except ImportError as exc:
         raise LocalServerError("xllamacpp is not installed: run `uv sync --group llm`") from exc
     params = xllamacpp.CommonParams()
     params.model.path = str(model_path())
-    params.model_alias = MODEL_ALIAS
+    # A set of names in this xllamacpp: a bare string was taken as its set of letters, and the
+    # server reported its model as "2" (the last of "smollm2" in sorted order).
+    params.model_alias = {alias}
     params.n_ctx = context
     params.n_parallel = 1
     params.cpuparams.n_threads = threads
     params.cpuparams_batch.n_threads = threads
-    params.hostnames = ["127.0.0.1"]
+    params.hostnames = [host]
     params.port = port
     if embeddings:
         params.embedding = True
@@ -111,7 +128,7 @@ def serve(*, port: int, threads: int = 1, context: int = 2048, embeddings: bool 
     started = time.monotonic()
     server = xllamacpp.Server(params)
     print(
-        f"local model server: {MODEL_ALIAS} at {api_base(port)} "
+        f"local model server: {alias} at {api_base(port, host)} "
         f"(ready in {time.monotonic() - started:.1f} s)",
         flush=True,
     )
@@ -165,13 +182,17 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(log: Path, *, port: int | None = None, embeddings: bool = True) -> Iterator[Running]:
+def running(
+    log: Path, *, port: int | None = None, embeddings: bool = True, alias: str = MODEL_ALIAS
+) -> Iterator[Running]:
     """The server in a process of its own (on a free port unless given), once healthy; stopped
     by its PID on the way out (SIGTERM, then SIGKILL after 20 s)."""
     port = port or free_port()
     args = [sys.executable, "-m", "integrations.llm.local_server", "--port", str(port)]
     if not embeddings:
         args.append("--no-embeddings")
+    if alias != MODEL_ALIAS:
+        args.extend(["--alias", alias])
     with log.open("w") as out:
         process = subprocess.Popen(  # noqa: S603 (our own interpreter, fixed arguments)
             args,
@@ -199,16 +220,31 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m integrations.llm.local_server", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument("--port", type=int, default=8081)
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address it listens on (0.0.0.0 in a container), or with --write-config the "
+        "name ClaimCheck reaches it by (default 127.0.0.1)",
+    )
     parser.add_argument("--threads", type=int, default=1, help="CPU threads (default 1)")
     parser.add_argument("--context", type=int, default=2048, help="context tokens (default 2048)")
     parser.add_argument(
         "--no-embeddings", action="store_true", help="serve chat only (/v1/embeddings answers 501)"
     )
     parser.add_argument(
+        "--alias",
+        default=MODEL_ALIAS,
+        help=f"the model's name in /v1/models (default {MODEL_ALIAS}, the name "
+        "--write-config configures)",
+    )
+    parser.add_argument(
         "--write-config",
         metavar="PATH",
+        nargs="?",
+        const=str(RUN_CONFIG),
         help="write a pipeline configuration that points ClaimCheck at this server to PATH "
-        "(--base, with its llm section replaced), and exit",
+        "(--base, with its llm section replaced), and exit; without PATH, to var/local-llm.yaml "
+        "(ignored by git), where `manage.py verify --llm` reads it",
     )
     parser.add_argument(
         "--base",
@@ -224,7 +260,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--threads must be at least 1 and --context at least 256")
     if args.write_config:
         try:
-            write_config(base=Path(args.base), out=Path(args.write_config), port=args.port)
+            write_config(
+                base=Path(args.base), out=Path(args.write_config), port=args.port, host=args.host
+            )
         except (OSError, ValueError) as exc:
             parser.error(f"cannot write the configuration: {exc}")
         return 0
@@ -234,6 +272,8 @@ def main(argv: list[str] | None = None) -> int:
             threads=args.threads,
             context=args.context,
             embeddings=not args.no_embeddings,
+            host=args.host,
+            alias=args.alias,
         )
     except LocalServerError as exc:
         print(f"local model server: {exc}", file=sys.stderr)

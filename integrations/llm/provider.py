@@ -25,6 +25,11 @@ def litellm_module() -> ModuleType:
 
     # Otherwise litellm prints help banners to stdout for unknown models, outside our JSON logs.
     litellm.suppress_debug_info = True
+    # No retries behind the gateway's back (retry.py is the only one). The calls pass
+    # max_retries=0, but litellm 1.106 reads `max_retries or DEFAULT_MAX_RETRIES` for
+    # OpenAI-compatible embeddings: 0 became 2, and the OpenAI client sent a failed embedding
+    # request three times ("Retrying request to /embeddings"). With its default at 0 too, 0 holds.
+    litellm.DEFAULT_MAX_RETRIES = 0  # type: ignore[misc]  # Final in its typing, read at call time
     return litellm
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -20,6 +21,7 @@ from django.core.management import call_command
 
 from claims.models import Claim, ClaimStatus
 from demo.loader import demo_claims
+from integrations.llm.local_server import LITELLM_MODEL, RUN_CONFIG
 
 ROOT = Path(settings.BASE_DIR)
 # scripts/run gives a busy worker five seconds, then kills it.
@@ -239,10 +241,22 @@ def test_claimcheck_llm_local_runs_the_model_server_beside_them_and_stops_it_wit
         Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
         for pid in _session_members(run.process.pid)
     ]
-    used = {line for env in configs for line in env if b"claimcheck-local-llm" in line}
+    used = {line for env in configs for line in env if line.startswith(b"CLAIMCHECK_CONFIG=")}
     assert len(used) == 1  # the app and the worker read the one written for the model server
     config_path = Path(used.pop().split(b"=", 1)[1].decode())
+    assert config_path == RUN_CONFIG  # where `verify --llm` reads it; git ignores var/
     assert f"api_base: http://127.0.0.1:{llm_port}/v1" in config_path.read_text()
+    git = shutil.which("git") or "git"
+    ignored = subprocess.run(  # noqa: S603 (fixed arguments)
+        [git, "check-ignore", "-q", str(config_path)], cwd=ROOT, check=False
+    )
+    assert ignored.returncode == 0
+
+    # `verify --llm` in another terminal uses the model server scripts/run started.
+    checked = _manage(_clean_env(tmp_path), "verify", "--llm", "The harbour bill passed in 2024.")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert f"Using the model server at http://127.0.0.1:{llm_port}/v1" in checked.stdout
+    assert f"First query, written by {LITELLM_MODEL} (model server)" in checked.stdout
 
     # The model server is a guest: killed, it is started again, and the desk answers meanwhile.
     first = int(run.output().split("Local model server: ")[1].split("(pid ")[1].split(")")[0])
@@ -276,3 +290,7 @@ def test_claimcheck_llm_local_runs_the_model_server_beside_them_and_stops_it_wit
     with socket.socket() as sock:
         assert sock.connect_ex(("127.0.0.1", llm_port)) != 0
     assert not config_path.exists()
+    refused = _manage(_clean_env(tmp_path), "verify", "--llm", "The harbour bill passed in 2024.")
+    assert refused.returncode != 0
+    assert "--llm: no model server settings" in refused.stderr
+    assert "CLAIMCHECK_LLM=local scripts/run" in refused.stderr

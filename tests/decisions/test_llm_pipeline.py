@@ -7,8 +7,10 @@ web); the model server is real. What the tiny model judges is not asserted."""
 
 from __future__ import annotations
 
+import html
 import ipaddress
 import logging
+import re
 import socket
 import threading
 from collections import Counter
@@ -147,6 +149,13 @@ def test_a_claim_is_rewritten_read_embedded_and_proved_by_the_model_server(
     assert answered["embed"] >= 2  # each page's chunks, and the leads before
     assert answered["proof"] == 1
     assert Query.objects.get().rewriter == LITELLM_MODEL
+    # Each step says what did it: the model, by the name it is configured under.
+    first = claim.events.get(kind=EventKind.QUERY, message__startswith="First query")
+    assert first.payload["written_by"] == f"{LITELLM_MODEL} (model server)"
+    assert "llm_error" not in first.payload
+    for row in Evidence.objects.filter(claim=claim, method=Method.LLM):
+        assert row.read_by == LITELLM_MODEL
+        assert row.reader_words == f"read by {LITELLM_MODEL} on the model server"
     # Replies held to the schema parse: no page fell back to the offline reader.
     assert not _calls(caplog, "llm call failed")
     assert not claim.events.filter(message__contains="this machine's reader read it").exists()
@@ -157,13 +166,14 @@ def test_a_claim_is_rewritten_read_embedded_and_proved_by_the_model_server(
     debug = verdict.debug if isinstance(verdict.debug, dict) else {}
     if "proof_llm_error" not in debug:  # the model's proof stood: it is not the template's
         assert not verdict.proof_markdown.startswith("**Claim:**")
+        assert debug["proof_by"] == f"{LITELLM_MODEL} (model server)"
     else:  # it cited what it was not given: the timeline says the plain proof stands
         assert claim.events.filter(message__contains="the plain proof stands").exists()
 
 
 def _rewrite_cached(settings: Any, server: ModelServer, tmp_path: Path) -> None:
     """The query rewritten by the model beforehand, as a claim run again finds it: the failures
-    below then meet the steps that fall back (a failed rewrite fails the claim, to be run again)."""
+    below then meet the reading and the proof (a failed rewrite is the test after them)."""
     _use(settings, server, tmp_path)
     rewrite_query(text=CLAIM)
 
@@ -267,3 +277,39 @@ def test_a_server_killed_mid_claim_leaves_the_rest_to_the_offline_parts(
     assert failed["proof"] == 1
     assert sum(failed.values()) == 1 + offline.count()  # each failed call made once
     assert not _calls(caplog, "llm call refused; asked again")
+
+
+def test_a_claim_whose_model_server_is_down_is_decided_by_this_machine_and_says_so(
+    settings: Any,
+    tmp_path: Path,
+    web: respx.MockRouter,
+    editor_client: Any,
+) -> None:
+    """No model server answers at its address: the query is written by this machine's
+    rewriter, the pages read by its reader, the proof by its template, and each step, the
+    evidence rows and the claim page say so and why. Nothing is blank and the claim is decided."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]  # closed again: nothing listens there
+    _use(settings, ModelServer(port=port, pid=0, ready_s=0.0, log=tmp_path / "none"), tmp_path)
+
+    claim = _run()
+
+    verdict = _assert_decided_with_a_well_formed_verdict(claim)
+    first = claim.events.get(kind=EventKind.QUERY, message__startswith="First query")
+    assert first.payload["written_by"] == "this machine's rewriter"
+    assert str(first.payload["llm_error"]).startswith("unavailable")
+    assert not Query.objects.exists()  # the fallback is not cached as the model's rewrite
+    read = Evidence.objects.filter(claim=claim).exclude(method=Method.SNIPPET)
+    assert read.exists()
+    for row in read:
+        assert row.read_by == ""
+        assert row.read_offline_because.startswith("unavailable")
+    assert verdict.debug["proof_by"] == "this machine's template"
+    assert str(verdict.debug["proof_llm_error"]).startswith("unavailable")
+
+    page = html.unescape(re.sub(r"<[^>]+>", "", editor_client.get(f"/claims/{claim.pk}/").text))
+    assert "Written by this machine's rewriter: the model server could not write it" in page
+    assert "This machine's reader read senate.gov: the model server could not read it" in page
+    assert "Read by this machine's stance model: the model server could not read it" in page
+    assert "Proof written by this machine's template: the model server could not" in page

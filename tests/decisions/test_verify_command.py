@@ -5,9 +5,10 @@ from __future__ import annotations
 import io
 import logging
 import re
+from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from claims.models import Claim
 from demo.loader import demo_load
@@ -110,3 +111,31 @@ def test_every_weight_verify_prints_is_counted_in_the_totals_after_it_or_says_wh
     assert f"{counted['supports']:.1f}" == totals["support"]
     assert f"{counted['refutes']:.1f}" == totals["refute"]
     assert "Not counted: " in out.getvalue()
+
+
+def test_the_same_claim_again_is_shown_as_it_stands_and_says_why() -> None:
+    demo_load()
+    first = _verify(verbosity=1)
+    again = _verify(verbosity=1)
+
+    assert "has the same text" not in first
+    assert "First query, written by this machine's rewriter: " in first
+    claim = Claim.objects.get()
+    assert (
+        f"Claim {claim.pk} has the same text (and timeframe and channel) as one submitted in "
+        "the last 24 hours (budgets.dedupe_window_hours), so it is that claim: showing its "
+        "state. Re-run it from its page to check it again." in again
+    )
+    assert "First query" not in again  # not checked twice
+    assert first.split("\nVerdict: ")[1] == again.split("\nVerdict: ")[1]
+
+
+def test_verify_llm_without_a_running_model_server_says_how_to_start_one(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from decisions.management.commands import verify
+
+    monkeypatch.setattr(verify, "RUN_CONFIG", tmp_path / "var" / "local-llm.yaml")
+    with pytest.raises(CommandError, match="CLAIMCHECK_LLM=local scripts/run"):
+        call_command("verify", "--llm", CLAIM, stdout=io.StringIO())
+    assert not Claim.objects.exists()  # refused before anything is stored

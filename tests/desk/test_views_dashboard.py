@@ -3,10 +3,14 @@ to do. Permissions, escaping and query counts are in test_views_guards.py."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from claimcheck.models import ModelReplyDay
 from claims.models import Outcome
 from tests.desk.desk import text
 from tests.factories import DecidedClaimFactory, SearchRunFactory
@@ -73,3 +77,25 @@ def test_verdict_confidence_is_claimchecks_own_and_leaves_overridden_claims_out(
         "2 claims decided by ClaimCheck and not overridden, by its fact-check score: 2 high" in page
     )
     assert "Overridden claims are left out: their outcome is an editor&#x27;s." in page
+
+
+def test_the_dashboard_counts_the_model_findings_clipped_and_refused_this_week(
+    editor_client: Client,
+) -> None:
+    today = timezone.localdate()
+    ModelReplyDay.objects.create(day=today, purpose="stance", clipped=2, refused=1)
+    ModelReplyDay.objects.create(day=today - timedelta(days=6), purpose="stance", clipped=1)
+    ModelReplyDay.objects.create(day=today, purpose="rewrite", refused=3)
+    ModelReplyDay.objects.create(day=today - timedelta(days=7), purpose="stance", clipped=50)
+
+    page = text(editor_client.get(reverse("dashboard")))
+
+    assert "Model replies: 3 findings clipped into range, 4 refused (last 7 days)." in " ".join(
+        page.split()
+    )
+
+
+def test_without_a_model_or_its_repairs_the_dashboard_says_nothing_of_them(
+    editor_client: Client,
+) -> None:
+    assert "Model replies:" not in text(editor_client.get(reverse("dashboard")))

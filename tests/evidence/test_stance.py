@@ -281,8 +281,9 @@ def test_the_llm_reads_the_page_in_one_call_and_its_quotes_are_checked(with_llm:
     assert finding.date_source == "llm"
 
 
-def test_an_llm_reply_that_breaks_the_schema_is_an_error(with_llm: None) -> None:
-    bad = json.dumps({"findings": [{"quote": "x", "stance": "maybe", "score": 2}]})
+def test_an_llm_reply_without_its_findings_list_is_an_error(with_llm: None) -> None:
+    # A finding that breaks the schema is refused alone: test_stance_reply_repairs.py.
+    bad = json.dumps({"readings": [{"quote": "x", "stance": "maybe", "score": 2}]})
     with llm_mock([bad]), pytest.raises(LLMError) as caught:
         _llm_findings()
 

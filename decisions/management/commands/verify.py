@@ -6,9 +6,12 @@ import logging
 from datetime import UTC, date, datetime, time
 from typing import Any
 
+import httpx
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db.models.signals import post_save
 
+from claimcheck.config import get_config, reload_config
 from claims.models import Claim, ClaimOrigin, ClaimStatus, PipelineEvent
 from decisions.counting import Counting
 from decisions.errors import ClaimError
@@ -17,6 +20,7 @@ from decisions.selectors import claim_counting
 from decisions.services import claim_submit, current_verdict
 from decisions.uncounted import side_word
 from evidence.models import Method
+from integrations.llm.local_server import RUN_CONFIG
 
 _MARK = {
     "query": "?",
@@ -59,6 +63,12 @@ class Command(BaseCommand):
         parser.add_argument("--start", help="timeframe start (YYYY-MM-DD)")
         parser.add_argument("--end", help="timeframe end (YYYY-MM-DD)")
         parser.add_argument("--channel", default="", help="the channel that reported it")
+        parser.add_argument(
+            "--llm",
+            action="store_true",
+            help="use the local model server `CLAIMCHECK_LLM=local scripts/run` started (its "
+            "settings in var/local-llm.yaml)",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         # The progress lines are the display; log lines (JSON, for machines) only with -v 2.
@@ -69,7 +79,32 @@ class Command(BaseCommand):
         finally:
             logging.disable(logging.NOTSET)
 
+    def _use_local_model_server(self) -> None:
+        """Read the settings `scripts/run` wrote for the model server it runs, and say whether
+        the server answers: without it each step falls back to this machine and says so."""
+        if not RUN_CONFIG.is_file():
+            raise CommandError(
+                f"--llm: no model server settings at {RUN_CONFIG}. Start one with "
+                "`CLAIMCHECK_LLM=local scripts/run` (it writes them there while it runs), or "
+                "write them for a server of your own with `.venv/bin/python -m "
+                "integrations.llm.local_server --port PORT --write-config`."
+            )
+        settings.CLAIMCHECK_CONFIG = str(RUN_CONFIG)
+        llm = reload_config().llm
+        base = str(llm.api_base or "").removesuffix("/v1")
+        try:
+            httpx.get(f"{base}/health", timeout=2.0).raise_for_status()
+        except httpx.HTTPError:
+            self.stdout.write(
+                f"The model server at {llm.api_base} does not answer: this machine's readers "
+                "read instead, and each step says so."
+            )
+        else:
+            self.stdout.write(f"Using the model server at {llm.api_base} ({llm.model}).")
+
     def _verify(self, options: dict[str, Any]) -> None:
+        if options["llm"]:
+            self._use_local_model_server()
         try:
             claim, created = claim_submit(
                 text=options["claim"],
@@ -82,7 +117,12 @@ class Command(BaseCommand):
         except ClaimError as exc:
             raise CommandError(f"{exc.field}: {exc.message}") from None
         if not created:
-            self.stdout.write(f"Claim {claim.pk} was submitted recently; showing its state.")
+            hours = get_config().budgets.dedupe_window_hours
+            self.stdout.write(
+                f"Claim {claim.pk} has the same text (and timeframe and channel) as one submitted "
+                f"in the last {hours} hours (budgets.dedupe_window_hours), so it is that claim: "
+                "showing its state. Re-run it from its page to check it again."
+            )
         receiver = self._printer(claim.pk)
         post_save.connect(receiver, sender=PipelineEvent, weak=False)
         try:
