@@ -32,17 +32,21 @@ class ImitationSearch:
 
 
 @contextmanager
-def imitation_search(*, latency_s: float) -> Iterator[ImitationSearch]:
-    """The provider on a free loopback port, answering `{"results": []}` after `latency_s`;
-    stopped on the way out."""
+def imitation_search(
+    *, latency_s: float, first_latency_s: float | None = None
+) -> Iterator[ImitationSearch]:
+    """The provider on a free loopback port, answering `{"results": []}` after `latency_s`
+    (the first search after `first_latency_s`, when given: one still waiting for its answer
+    while a test restarts the database); stopped on the way out."""
     lock = threading.Lock()
     imitation = ImitationSearch(port=0)
 
     class Handler(BaseHTTPRequestHandler):
         def do_GET(self) -> None:
             with lock:
+                first = not imitation.requests
                 imitation.requests.append(self.path)
-            time.sleep(latency_s)
+            time.sleep(first_latency_s if first and first_latency_s is not None else latency_s)
             body = b'{"results": []}'
             try:
                 self.send_response(200)
