@@ -78,6 +78,49 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
+def env_url(name: str, default: str = "") -> str:
+    """An absolute http(s) address, or `default` when unset: a typo here would otherwise only
+    show in the links ClaimCheck writes for others (ClaimReview's author, a review's page)."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    value = raw.strip()
+    parts = urlsplit(value)
+    if parts.scheme not in {"http", "https"} or not parts.hostname:
+        raise ImproperlyConfigured(
+            f"{name} must be an http(s) address such as https://news.example.org, got {raw!r}"
+        )
+    return value
+
+
+def env_names(name: str, *, default: dict[str, str]) -> dict[str, str]:
+    """Names for a fixed set of keys, written `key=Name` and separated by commas
+    (`true=Correct,invalid=Unproven`); a key left out keeps its default. A pair without `=`,
+    a key not among the defaults', a key given twice or an empty name stops start-up, since a
+    misspelt key would otherwise be dropped without a word and its default published."""
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return dict(default)
+    names = dict(default)
+    given: set[str] = set()
+    allowed = ", ".join(default)
+    for pair in raw.split(","):
+        key, sep, value = pair.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        if not sep or not value:
+            raise ImproperlyConfigured(
+                f"{name} must be key=Name pairs separated by commas (keys: {allowed}), "
+                f"got {pair.strip()!r} in {raw!r}"
+            )
+        if key not in default:
+            raise ImproperlyConfigured(f"{name}: unknown key {key!r} (keys: {allowed})")
+        if key in given:
+            raise ImproperlyConfigured(f"{name}: {key!r} is named twice")
+        given.add(key)
+        names[key] = value
+    return names
+
+
 def database_from_url(url: str, *, base_dir: Path) -> dict[str, Any]:
     """Turn `sqlite:///path` or `postgres://user:pass@host:port/name` into a DATABASES entry."""
     parts = urlsplit(url)

@@ -15,7 +15,9 @@ from config.env import (
     env_file_load,
     env_int,
     env_list,
+    env_names,
     env_str,
+    env_url,
 )
 
 # litellm must never reach out for its price list at import time.
@@ -228,6 +230,19 @@ STANCE_STRONG_MODEL_DIR = env_str(
 STANCE_PICK = env_int("CLAIMCHECK_STANCE_PICK", default=12, minimum=1)
 # Drop query text from logs when it may carry personal data.
 CLAIMCHECK_SCRUB_QUERY_LOGS = env_bool("CLAIMCHECK_SCRUB_QUERY_LOGS", default=False)
+
+# ClaimReview (desk.selectors.claimreview): the newsroom that publishes an editor's verdict, and
+# the name each outcome goes out under. The outcomes are claims.models.Outcome's values, spelt out
+# here because settings load before the apps.
+CLAIMCHECK_NEWSROOM_NAME = env_str("CLAIMCHECK_NEWSROOM_NAME").strip() or "ClaimCheck"
+# Empty: the address the desk is reached at stands in for the newsroom's site.
+CLAIMCHECK_NEWSROOM_URL = env_url("CLAIMCHECK_NEWSROOM_URL")
+# Empty: links ClaimCheck writes for others are built from the request's own host.
+CLAIMCHECK_PUBLIC_URL = env_url("CLAIMCHECK_PUBLIC_URL")
+CLAIMCHECK_RATING_NAMES = env_names(
+    "CLAIMCHECK_RATING_NAMES",
+    default={"true": "True", "false": "False", "invalid": "Unproven"},
+)
 
 LOGGING = {
     "version": 1,

@@ -1,10 +1,11 @@
 """The desk's reads, by subject: `claims` (the queue, lookups with the role check, the review
 order), `claim_page` (everything the claim page shows), `timeline` (its live steps), `quotes`
 (a quote in its page), `verdict_card` (whose outcome a claim shows: ClaimCheck's proposal or an
-editor's), `dashboard`, `agreement` (how often editors kept ClaimCheck's proposals), and
-`progress` (how far a claim being checked has got). Pages and the
-API call the same ones; writes are in `decisions.services`, and whether and why each evidence
-row counted is the engine's `decisions.selectors.claim_counting`."""
+editor's), `claimreview` (an editor-confirmed verdict as schema.org ClaimReview JSON-LD),
+`dashboard`, `agreement` (how often editors kept ClaimCheck's proposals), `checked_before` (an
+earlier same claim an editor confirmed) and `progress` (how far a claim being checked has got).
+Pages and the API call the same ones; writes are in `decisions.services`, and whether and why
+each evidence row counted is the engine's `decisions.selectors.claim_counting`."""
 
 from desk.selectors.agreement import EditorAgreement, Tally, editor_agreement
 from desk.selectors.claim_page import (
@@ -13,6 +14,14 @@ from desk.selectors.claim_page import (
     claim_page,
     run_changes,
     shown_proof,
+)
+from desk.selectors.claimreview import (
+    NoClaimReview,
+    ReviewLinks,
+    claim_review,
+    claim_review_document,
+    rating_name,
+    review_links,
 )
 from desk.selectors.claims import (
     QUEUE_SORT_DEFAULT,
@@ -72,12 +81,14 @@ __all__ = [
     "EditorAgreement",
     "EditorWord",
     "EnrichmentMetrics",
+    "NoClaimReview",
     "Progress",
     "ProviderHealth",
     "ProviderStats",
     "QueueState",
     "QuoteInContext",
     "ReplyRepairs",
+    "ReviewLinks",
     "RunChanges",
     "Share",
     "Tally",
@@ -92,6 +103,8 @@ __all__ = [
     "claim_history",
     "claim_page",
     "claim_queue",
+    "claim_review",
+    "claim_review_document",
     "claim_source_counts",
     "claims_progress",
     "dashboard_data",
@@ -106,6 +119,8 @@ __all__ = [
     "progress_of",
     "proposed_outcomes",
     "queue_state",
+    "rating_name",
+    "review_links",
     "review_neighbour",
     "run_changes",
     "saved_queue_query",

@@ -3,6 +3,7 @@ claim: override, review, take, release, comment, re-run."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -39,17 +40,30 @@ from desk.views.common import seen_version, wants_partial
 
 
 def _claim_context(
+    request: AuthenticatedHttpRequest,
     claim: Claim,
     *,
     override_form: OverrideForm | None = None,
     comment_form: CommentForm | None = None,
 ) -> dict[str, Any]:
+    page = selectors.claim_page(claim=claim)
+    review = selectors.claim_review_document(
+        claim=claim,
+        card=page.card,
+        reported=page.also_reported_by,
+        links=selectors.review_links(request=request, claim_id=claim.pk),
+    )
     return {
         "nav": "claims",
         "claim": claim,
-        "page": selectors.claim_page(claim=claim),
+        "page": page,
         "override_form": override_form or OverrideForm(initial={"outcome": claim.outcome}),
         "comment_form": comment_form or CommentForm(),
+        # Shown as text in the page (escaped like any other) and copied from there.
+        "claim_review": None
+        if review is None
+        else json.dumps(review, indent=2, ensure_ascii=False),
+        "claim_review_rating": None if review is None else review["reviewRating"]["alternateName"],
     }
 
 
@@ -57,7 +71,7 @@ def _claim_context(
 @require_GET
 def claim_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     claim = selectors.claim_for_viewer(user=request.user, claim_id=pk, with_people=True)
-    return render(request, "desk/claim_detail.html", _claim_context(claim))
+    return render(request, "desk/claim_detail.html", _claim_context(request, claim))
 
 
 @require_GET
@@ -84,7 +98,7 @@ def claim_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             _change_words(claim, request.GET.get("v", "")), content_type="text/plain"
         )
     if claim.is_terminal:
-        context = _claim_context(claim)
+        context = _claim_context(request, claim)
     else:
         context = {
             "nav": "claims",
@@ -121,7 +135,7 @@ def evidence_context(request: AuthenticatedHttpRequest, pk: int, evidence_id: in
 def _after_action(request: AuthenticatedHttpRequest, claim: Claim, note: str) -> HttpResponse:
     if wants_partial(request):
         claim.refresh_from_db()
-        context = _claim_context(claim)
+        context = _claim_context(request, claim)
         context["notice"] = note
         return render(request, "desk/claim_detail.html#live", context)
     messages.success(request, note)
@@ -149,7 +163,7 @@ def claim_override(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     # Drawn again from the claim as it is now: a stale form comes back ready to send on what
     # the editor now sees, with what changed said above it.
     claim.refresh_from_db()
-    context = _claim_context(claim, override_form=form)
+    context = _claim_context(request, claim, override_form=form)
     if form.non_field_errors():
         context["problem"] = " ".join(str(error) for error in form.non_field_errors())
     template = "desk/claim_detail.html"
@@ -216,7 +230,7 @@ def claim_comment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
             form.add_error("text", exc.message)
         else:
             return _after_action(request, claim, "Comment added.")
-    context = _claim_context(claim, comment_form=form)
+    context = _claim_context(request, claim, comment_form=form)
     template = "desk/claim_detail.html"
     if wants_partial(request):
         template += "#live"
@@ -225,7 +239,7 @@ def claim_comment(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 def _refused(request: AuthenticatedHttpRequest, claim: Claim, problem: str) -> HttpResponse:
     if wants_partial(request):
-        context = _claim_context(claim)
+        context = _claim_context(request, claim)
         context["problem"] = problem
         return render(request, "desk/claim_detail.html#live", context, status=409)
     messages.error(request, problem)
