@@ -154,10 +154,19 @@ def _is_month(word: str) -> bool:
     return word in _LATIN_MONTHS or any(word.startswith(m) for m in _CYRILLIC_MONTHS)
 
 
-def _pole_word(word: str, starts: tuple[str, ...]) -> bool:
-    """Whether `word` is one of these: a start matches the words it starts, a start ending in
+def _pole_pattern(starts: tuple[str, ...]) -> re.Pattern[str]:
+    """One pattern for a pole's words: a start matches the words it starts, a start ending in
     "$" only itself ("ban$": not "bank")."""
-    return any(word == s[:-1] if s.endswith("$") else word.startswith(s) for s in starts)
+    exact = [re.escape(s[:-1]) for s in starts if s.endswith("$")]
+    begins = [re.escape(s) for s in starts if not s.endswith("$")]
+    return re.compile("|".join([*(f"{e}\\Z" for e in exact), *begins]))
+
+
+_POLE_PATTERNS = {
+    (axis, side): _pole_pattern(starts)
+    for axis, sides in _POLES.items()
+    for side, starts in enumerate(sides)
+}
 
 
 def _stem_in(language: str, word: str) -> str:
@@ -225,10 +234,9 @@ def _stance_words(text: str) -> tuple[set[tuple[str, int]], bool]:
     """The directions a text takes and whether it is negated, from its words alone."""
     folded_words = [w.lower() for w in _WORD.findall(text)]
     poles = {
-        (axis, side)
-        for axis, sides in _POLES.items()
-        for side, starts in enumerate(sides)
-        if any(_pole_word(w, starts) for w in folded_words)
+        pole
+        for pole, pattern in _POLE_PATTERNS.items()
+        if any(pattern.match(w) for w in folded_words)
     }
     return poles, any(w in _NEGATIONS for w in folded_words) or "n't" in text.lower()
 
