@@ -18,10 +18,11 @@ the answers by kind, each restart's outage, the memory (RSS) of every process at
 at the end, and the checks: every claim posted decided exactly once (one verdict and one verdict
 event a run, no evidence or search run written twice, one override row per override made), no
 5xx outside the seconds the database was down and only 503 with Retry-After within them, every
-request answered, no claim a restart caught running still running one lease (--lease,
-CLAIMCHECK_LEASE_SECONDS) after the database answered again, no process that exited by
-itself. It exits 1 when a check fails. Everything is stopped and removed at the end, also when
-the run is cut short (Ctrl-C, SIGTERM, SIGHUP); the logs stay in /tmp/soakbench-PID/.
+request answered, no claim a restart caught running left running (no live lease: no worker
+moving it) one lease (--lease, CLAIMCHECK_LEASE_SECONDS) after the database answered again, no
+process that exited by itself. It exits 1 when a check fails. Everything is stopped and removed
+at the end, also when the run is cut short (Ctrl-C, SIGTERM, SIGHUP); the logs stay in
+/tmp/soakbench-PID/.
 
     .venv/bin/python bench/soak_bench.py [--minutes 60 | --seconds 90] [--clients 6]
         [--rate 12] [--every 60] [--lease 20] [--pg-down 3] [--workers 2] [--llm]
@@ -245,7 +246,7 @@ def run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
         per_minute=args.rate,
         texts=claim_texts(ROOT / "demo" / "claims.json"),
     )
-    sampler = RunningClaims(db_url)
+    sampler = RunningClaims(db_url, lease=args.lease)
     stack.callback(sampler.stop.set)
     stack.callback(traffic.finish)
     sampler.start()
@@ -299,7 +300,7 @@ def run(args: argparse.Namespace, stack: contextlib.ExitStack) -> int:
             conn, ids=ids, overrides_made=override_answers(traffic.answers)
         )
     stuck, restart_lines = in_flight_after_restarts(
-        sampler.samples, outages, lease=float(args.lease)
+        sampler.samples, outages, lease=float(args.lease), left=sampler.left
     )
     checks.append(stuck)
     alone = {p.name: p.died_alone for p in (gunicorn, cluster, model) if p and p.died_alone}

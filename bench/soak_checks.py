@@ -166,19 +166,24 @@ def check_decided_once(
 
 
 def in_flight_after_restarts(
-    samples: list[tuple[float, dict[int, float]]], outages: list[Outage], *, lease: float
+    samples: list[tuple[float, dict[int, float]]],
+    outages: list[Outage],
+    *,
+    lease: float,
+    left: list[tuple[float, dict[int, float]]] | None = None,
 ) -> tuple[Check, list[str]]:
     """A take of a claim (its started_at) that began before the database came back must not
-    be seen running more than one lease after it did: by then it is decided, or handed back
-    and taken again (a new started_at). Also says, for each restart, how long the takes it
-    caught stayed running."""
+    be seen left running (`left`: with no live lease; all of `samples` when not given) more
+    than one lease after it did: by then it is decided, handed back and taken again (a new
+    started_at), or still moving with its lease renewed (a slow model server's reply). Also
+    says, for each restart, how long the takes it caught stayed so."""
     stuck: dict[tuple[int, float], float] = {}
     lines = []
     for number, outage in enumerate(outages, 1):
         before = [s for t, s in samples if t < outage.down_at]
         caught = set(before[-1].items()) if before else set()
         last_seen: dict[tuple[int, float], float] = defaultdict(float)
-        for asked, running in samples:
+        for asked, running in samples if left is None else left:
             if asked <= outage.up_at:
                 continue
             for take in running.items():
@@ -189,7 +194,7 @@ def in_flight_after_restarts(
         longest = max(last_seen.values(), default=0.0)
         lines.append(
             f"  restart {number}: down {outage.seconds:4.1f} s, {len(caught)} claims running"
-            f" at the stop; the last take begun before it seen running"
+            f" at the stop; the last take begun before it seen left running"
             f" {longest:4.1f} s after the database answered"
         )
     details = [

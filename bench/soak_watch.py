@@ -191,10 +191,15 @@ def memory(roots: dict[str, int | None]) -> dict[str, list[ProcessMemory]]:
 @dataclass
 class RunningClaims:
     """Samples, twice a second, of the claims running and the take (started_at) each is on,
-    from a connection of the bench's own that reconnects after the database restarts."""
+    from a connection of the bench's own that reconnects after the database restarts; and of
+    those left running (`left`): running with no live lease, not renewed for `lease` seconds, so
+    no worker is moving them. A claim whose worker is alive and waiting on a slow step (a model
+    server's reply) renews its lease and is not left."""
 
     url: str
+    lease: float
     samples: list[tuple[float, dict[int, float]]] = field(default_factory=list)
+    left: list[tuple[float, dict[int, float]]] = field(default_factory=list)
     stop: threading.Event = field(default_factory=threading.Event)
 
     def start(self) -> threading.Thread:
@@ -212,9 +217,13 @@ class RunningClaims:
                     )
                 asked = time.time()
                 rows = conn.execute(
-                    "SELECT id, started_at FROM claimcheck_claim WHERE status = 'running'"
+                    "SELECT id, started_at, updated_at < now() - make_interval(secs => %s) "
+                    "FROM claimcheck_claim WHERE status = 'running'",
+                    [self.lease],
                 ).fetchall()
-                self.samples.append((asked, {int(i): s.timestamp() if s else 0.0 for i, s in rows}))
+                takes = {int(i): s.timestamp() if s else 0.0 for i, s, _ in rows}
+                self.samples.append((asked, takes))
+                self.left.append((asked, {i: takes[int(i)] for i, _, stale in rows if stale}))
             except psycopg.Error:
                 if conn is not None:
                     with suppress(psycopg.Error):
