@@ -52,13 +52,14 @@ _ALSO_WORDS = frozenset({"may", "march", "mar", "jan", "sep", "oct", "dec", "aug
 # Direction: each axis has two poles; a claim at one pole and another at the other conflict.
 _POLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "amount": (
-        ("rose", "rise", "risen", "increas", "grew", "grow", "gain", "climb", "jump", "soar",
-         "higher", "вырос", "выросл", "увелич", "повыс", "зрос", "збільш", "ökade", "ökat",
-         "steg", "växte", "stieg", "gestiegen", "erhöh", "augment", "hausse", "aument", "subió"),
-        ("fell", "fall", "fallen", "decreas", "declin", "drop", "shrank", "shrunk", "lower",
-         "plung", "упал", "упала", "сниз", "сократ", "уменьш", "знизи", "зменш", "впав",
-         "minskade", "minskat", "sjönk", "föll", "sank", "gesunken", "gesenkt", "baiss",
-         "dismin", "cayó", "bajó"),
+        ("rose", "rise", "risen", "rais", "hike", "increas", "grew", "grow", "gain", "climb",
+         "jump", "soar", "higher", "вырос", "выросл", "увелич", "повыс", "зрос", "збільш",
+         "ökade", "ökat", "steg", "växte", "stieg", "gestiegen", "erhöh", "augment", "hausse",
+         "aument", "subió"),
+        ("fell", "fall", "fallen", "cut$", "cuts$", "reduc", "slash", "decreas", "declin",
+         "drop", "shrank", "shrunk", "lower", "plung", "упал", "упала", "сниз", "сократ",
+         "уменьш", "знизи", "зменш", "впав", "minskade", "minskat", "sjönk", "föll", "sank",
+         "gesunken", "gesenkt", "baiss", "dismin", "cayó", "bajó"),
     ),
     "permission": (
         ("approv", "authoris", "authoriz", "allow", "permit", "adopt", "passed$", "cleared$",
@@ -74,9 +75,13 @@ _POLES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         ("lost", "lose", "defeat", "проиграл", "програв", "förlorade", "verlor", "perdu",
          "perdió"),
     ),
+    "result": (
+        ("gain", "profit", "earn", "заработ", "прибыл", "vinst", "gewinn"),
+        ("lost$", "loss", "lose$", "loses$", "убыт", "потерял", "förlust", "verlust"),
+    ),
     "opening": (
-        ("open", "launch", "start", "открыл", "запуст", "відкри", "öppnade", "eröffn", "ouvr",
-         "abri", "inaugur"),
+        ("open", "reopen", "launch", "start", "открыл", "запуст", "відкри", "öppnade", "eröffn",
+         "ouvr", "abri", "inaugur"),
         ("close$", "closed$", "closes$", "closing$", "closure", "shut", "закрыл", "закри",
          "stängde", "geschlossen", "schloss", "ferm", "cerr"),
     ),
@@ -220,8 +225,10 @@ def conflict(a: Signature, b: Signature) -> str:
         return "a month differs"
     if a.days and b.days and a.days != b.days:
         return "a day differs"
-    if a.parties - b.parties and b.parties - a.parties:
+    if _swapped(a.parties, b.parties):
         return "a party or place differs"
+    if _swapped(a.names, b.names):
+        return "a name differs"
     for axis in _POLES:
         if {(axis, 0), (axis, 1)} <= (a.poles | b.poles) and a.poles != b.poles:
             return f"the {axis} goes the other way"
@@ -261,3 +268,30 @@ def from_keys(keys: set[str], *, text: str, language: str) -> Signature:
         poles=frozenset(poles),
         negated=negated,
     )
+
+
+def _alike(one: str, other: str) -> bool:
+    """Two keys of one name as spellings differ: one starts the other ("europ", "european"), or
+    they are a letter or two apart ("bobrownik" in Polish, "bobrovnik" from Russian)."""
+    if one.startswith(other) or other.startswith(one):
+        return True
+    if min(len(one), len(other)) < 5 or abs(len(one) - len(other)) > 2:
+        return False
+    return _distance(one, other) <= max(1, min(len(one), len(other)) // 6)
+
+
+def _distance(one: str, other: str) -> int:
+    row = list(range(len(other) + 1))
+    for i, a in enumerate(one, 1):
+        previous, row[0] = row[0], i
+        for j, b in enumerate(other, 1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, previous + (a != b))
+    return row[-1]
+
+
+def _swapped(mine: frozenset[str], theirs: frozenset[str]) -> bool:
+    """Each side names something the other does not, under any spelling: one was put for
+    the other ("Belgium" for "Germany"). A name only one side gives is a detail, not a swap."""
+    only_mine = [k for k in mine if not any(_alike(k, t) for t in theirs)]
+    only_theirs = [k for k in theirs if not any(_alike(k, m) for m in mine)]
+    return bool(only_mine and only_theirs)
