@@ -125,3 +125,26 @@ class ClaimKey(models.Model):
 
     def __str__(self) -> str:
         return f"{self.claim_id}: {self.key}"
+
+
+class ClaimSameness(models.Model):
+    """An editor's word on two claims: the same assertion, or not (whatever the matcher says).
+    One row a pair (`claim` the older), replaced when an editor says otherwise; the matcher
+    follows it from then on."""
+
+    claim = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="+")
+    other = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="+")
+    same = models.BooleanField()
+    editor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["claim", "other"], name="claimsameness_pair"),
+            models.CheckConstraint(
+                condition=models.Q(claim__lt=models.F("other")), name="claimsameness_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.claim_id} {'=' if self.same else '≠'} {self.other_id}"

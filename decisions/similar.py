@@ -21,9 +21,10 @@ import math
 from dataclasses import dataclass
 
 from django.db import transaction
+from django.db.models import Q
 
 from claims.models import Claim, ClaimStatus
-from decisions.models import ClaimKey
+from decisions.models import ClaimKey, ClaimSameness
 from decisions.similar_signature import Signature, conflict, from_keys, signature
 
 # How much each kind of part counts (the index's prefix: entity, other name, number, year,
@@ -133,6 +134,18 @@ def _candidates(lookup: list[str], *, exclude: int | None) -> list[int]:
     return sorted(scores, key=lambda claim_id: (-scores[claim_id], -claim_id))[:CANDIDATES]
 
 
+def _marks(claim_id: int | None) -> dict[int, bool]:
+    """The editors' word on the pairs `claim_id` is in: the other claim, and whether the same."""
+    if claim_id is None:
+        return {}
+    marks: dict[int, bool] = {}
+    for first, second, same in ClaimSameness.objects.filter(
+        Q(claim_id=claim_id) | Q(other_id=claim_id)
+    ).values_list("claim_id", "other_id", "same"):
+        marks[second if first == claim_id else first] = same
+    return marks
+
+
 def _decided_by(claim: Claim) -> str | None:
     if claim.status != ClaimStatus.DECIDED:
         return None
@@ -143,7 +156,9 @@ def similar_claims(
     *, text: str, language: str | None = None, exclude: int | None = None, limit: int = 10
 ) -> list[SimilarClaim]:
     """Stored claims that say the same as `text` or are related to it, best first: the same
-    ones before the related ones, each by score, then the newer first."""
+    ones before the related ones, each by score, then the newer first. `exclude`: the claim
+    whose text it is, left out, and whose pairs an editor marked (`ClaimSameness`) are as
+    marked: the same, or at most related."""
     language = _language(text, language)
     mine = signature(text, language=language)
     my_keys = set(mine.keys())
@@ -151,6 +166,9 @@ def similar_claims(
     if not lookup:
         return []
     candidates = _candidates(lookup, exclude=exclude)
+    # An editor's word on a pair stands over the matcher's reading.
+    marks = _marks(exclude)
+    candidates += [pk for pk, same in marks.items() if same and pk not in candidates]
     keys: dict[int, set[str]] = {}
     for claim_id, key in ClaimKey.objects.filter(claim_id__in=candidates).values_list(
         "claim_id", "key"
@@ -163,16 +181,22 @@ def similar_claims(
         theirs = keys.get(claim.pk, set())
         same_language = claim.language == language or not claim.language or not language
         score = _score(my_keys, theirs, same_language=same_language)
-        if score < RELATED_SCORE:
-            continue
-        relation, why = _relation(
-            mine,
-            from_keys(theirs, text=claim.text, language=claim.language),
-            score,
-            same_language=same_language,
-        )
-        if relation is None:
-            continue
+        marked = marks.get(claim.pk)
+        relation, why = "same", "an editor marked them the same"
+        if not marked:
+            if score < RELATED_SCORE:
+                continue
+            read, why = _relation(
+                mine,
+                from_keys(theirs, text=claim.text, language=claim.language),
+                score,
+                same_language=same_language,
+            )
+            if read is None:
+                continue
+            relation = read
+            if marked is False and relation == "same":
+                relation, why = "related", "an editor marked them not the same"
         found.append(
             SimilarClaim(
                 id=claim.pk,

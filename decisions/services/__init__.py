@@ -3,6 +3,7 @@
 - `claims`: submit one claim or a batch, re-run;
 - `verdicts`: override a verdict's outcome, or many claims' at once;
 - `review`: take, release, comment, mark reviewed;
+- `sameness`: mark two claims as the same assertion, or not;
 - `queue_views`: an editor's saved view of the queue;
 - `retention`: the daily sweep of evidence and pages past their TTL.
 
@@ -31,6 +32,7 @@ from decisions.services.review import (
     claims_review_many,
     comment_add,
 )
+from decisions.services.sameness import claims_mark_same
 from decisions.services.verdicts import (
     REASON_MAX_CHARS,
     current_verdict,
@@ -52,6 +54,7 @@ __all__ = [
     "claim_submit",
     "claim_take",
     "claim_validate",
+    "claims_mark_same",
     "claims_rerun_many",
     "claims_review_many",
     "claims_submit_batch",

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from claims.models import Claim
 from decisions.models import Override
-from decisions.selectors import similar_claims
+from decisions.selectors import SimilarClaim, similar_claims
 from desk.selectors.verdict_card import verdict_card
 
 
@@ -27,10 +27,17 @@ class CheckedBefore:
     """This claim's own proposal (once there is one) differs from the editor's outcome then."""
 
 
-def checked_before(*, claim: Claim, proposed: str | None) -> CheckedBefore | None:
+def similar_to(claim: Claim) -> list[SimilarClaim]:
+    """The other stored claims that say the same as `claim` or are related to it, best first."""
+    return similar_claims(text=claim.text, language=claim.language, exclude=claim.pk)
+
+
+def checked_before(
+    *, claim: Claim, proposed: str | None, similar: list[SimilarClaim] | None = None
+) -> CheckedBefore | None:
     """The earlier same claim an editor confirmed, if any. `proposed`: ClaimCheck's outcome for
-    this claim so far (None while it is checked)."""
-    for match in similar_claims(text=claim.text, language=claim.language, exclude=claim.pk):
+    this claim so far (None while it is checked); `similar`: `similar_to(claim)`, when at hand."""
+    for match in similar_to(claim) if similar is None else similar:
         if match.relation != "same" or match.decided_by != "editor" or match.id > claim.pk:
             continue
         earlier = Claim.objects.get(pk=match.id)

@@ -15,12 +15,13 @@ from decisions.models import Comment, Override, Verdict
 from decisions.selectors import (
     Counting,
     RowCount,
+    SimilarClaim,
     claim_counting,
     proof_as_shown,
     render_proof,
     verdict_summary,
 )
-from desk.selectors.checked_before import CheckedBefore, checked_before
+from desk.selectors.checked_before import CheckedBefore, checked_before, similar_to
 from desk.selectors.claims import also_reported_by
 from desk.selectors.progress import Progress, progress_of, reporting_steps
 from desk.selectors.timeline import (
@@ -161,6 +162,8 @@ class ClaimPage:
     """Each evidence row against the sequence of the step that reports it."""
     checked_before: CheckedBefore | None = None
     """An earlier claim saying the same, with an editor's confirmed verdict."""
+    similar: list[SimilarClaim] = field(default_factory=list)
+    """Other claims that say the same or are related, best first."""
 
     @property
     def evidence_counts(self) -> list[tuple[Evidence, RowCount, str, int]]:
@@ -235,7 +238,9 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
     fact_checks: list[FactCheckMatch] = []
     others: list[Claim] = []
     comments: list[Comment] = []
+    similar: list[SimilarClaim] = []
     if full:
+        similar = similar_to(claim)
         verdicts = list(claim.verdicts.order_by("-run_number", "-decided_at"))
         overrides = list(
             Override.objects.filter(verdict__claim=claim)
@@ -296,8 +301,9 @@ def claim_page(*, claim: Claim, full: bool = True) -> ClaimPage:
         counting=counting,
         weighed_rows={} if verdict is None else weighed_words(verdict.proposal, evidence),
         row_steps=reporting_steps(stored=stored, events=events),
+        similar=similar,
         checked_before=checked_before(
-            claim=claim, proposed=verdict.outcome if verdict is not None else None
+            claim=claim, proposed=verdict.outcome if verdict is not None else None, similar=similar
         )
         if full
         else None,

@@ -28,6 +28,7 @@ from decisions.services import (
     claim_release,
     claim_rerun,
     claim_take,
+    claims_mark_same,
     comment_add,
     verdict_override,
 )
@@ -271,3 +272,20 @@ def claim_rerun_view(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
     else:
         messages.success(request, "Re-run queued. The earlier verdict stays in the history.")
     return redirect(reverse("claim_detail", kwargs={"pk": claim.pk}))
+
+
+@editor_required
+@require_POST
+def claim_mark_same_view(request: AuthenticatedHttpRequest, pk: int, other: int) -> HttpResponse:
+    """An editor says whether claim `other` is the same claim as this one; the matcher follows
+    the word from then on."""
+    claim = selectors.claim_for_editor(user=request.user, claim_id=pk)
+    answer = request.POST.get("same", "")
+    if answer not in ("yes", "no"):
+        return _refused(request, claim, 'Say "yes" or "no": is it the same claim?')
+    try:
+        claims_mark_same(claim=claim, other_id=other, same=answer == "yes", editor=request.user)
+    except ClaimError as exc:
+        return _refused(request, claim, exc.message)
+    words = "the same claim" if answer == "yes" else "not the same claim"
+    return _after_action(request, claim, f"Marked claim #{other} as {words}.")

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import io
 import json
+from typing import Any
 
 import pytest
 from django.core.management import CommandError, call_command
 
-from decisions.models import ClaimKey
-from decisions.services import claim_submit
+from claims.models import Claim
+from decisions.errors import ClaimError
+from decisions.models import ClaimKey, ClaimSameness
+from decisions.services import claim_submit, claims_mark_same
 from decisions.similar import similar_claims
 
 pytestmark = pytest.mark.django_db
@@ -122,3 +125,80 @@ def test_reindex_indexes_claims_stored_before_the_index(stored: dict[str, int]) 
     call_command("similar", "--reindex", stdout=io.StringIO(), stderr=err)
     assert "Indexed 4 claims." in err.getvalue()
     assert _top(ODESA) == (stored[ODESA], "same")
+
+
+def test_an_editors_word_on_a_pair_stands_over_the_matchers_reading(
+    stored: dict[str, int], editor: Any
+) -> None:
+    """Marked not the same, a restatement is at most related; marked the same, a claim the
+    matcher reads as another one (a number apart) is the same, from either side of the pair."""
+    restated, _ = claim_submit(
+        text="In October 2024 Odesa's port handled 3.1 million tonnes of grain", enqueue=False
+    )
+    near, _ = claim_submit(
+        text="The port of Odesa handled 1.3 million tonnes of grain in October 2024", enqueue=False
+    )
+
+    def relation(claim_id: int, other: int) -> str | None:
+        claim = Claim.objects.get(pk=claim_id)
+        found = similar_claims(text=claim.text, language=claim.language, exclude=claim_id)
+        return next((s.relation for s in found if s.id == other), None)
+
+    assert relation(restated.pk, stored[ODESA]) == "same"
+    assert relation(near.pk, stored[ODESA]) == "related"
+    claims_mark_same(claim=restated, other_id=stored[ODESA], same=False, editor=editor)
+    claims_mark_same(
+        claim=Claim.objects.get(pk=stored[ODESA]), other_id=near.pk, same=True, editor=editor
+    )
+
+    assert relation(restated.pk, stored[ODESA]) == "related"
+    assert relation(stored[ODESA], restated.pk) == "related"
+    assert relation(near.pk, stored[ODESA]) == "same"
+    # Said again, the later word replaces the earlier one.
+    claims_mark_same(claim=restated, other_id=stored[ODESA], same=True, editor=editor)
+    assert relation(restated.pk, stored[ODESA]) == "same"
+    assert ClaimSameness.objects.count() == 2
+    assert restated.events.filter(
+        message__contains=f"marked it the same claim as claim #{stored[ODESA]}"
+    ).exists()
+
+
+def test_marking_a_claim_against_itself_or_no_claim_is_refused(
+    stored: dict[str, int], editor: Any
+) -> None:
+    claim = Claim.objects.get(pk=stored[ODESA])
+    with pytest.raises(ClaimError, match="the same as itself"):
+        claims_mark_same(claim=claim, other_id=claim.pk, same=True, editor=editor)
+    with pytest.raises(ClaimError, match="there is no claim 999999"):
+        claims_mark_same(claim=claim, other_id=999999, same=True, editor=editor)
+    assert not ClaimSameness.objects.exists()
+
+
+def test_the_claim_page_lists_similar_claims_and_an_editor_marks_them(
+    stored: dict[str, int], editor_client: Any, client: Any
+) -> None:
+    restated, _ = claim_submit(
+        text="In October 2024 Odesa's port handled 3.1 million tonnes of grain", enqueue=False
+    )
+    page = editor_client.get(f"/claims/{restated.pk}/").content.decode()
+    assert f'id="similar-{stored[ODESA]}"' in page
+    assert "says the same" in page
+
+    answer = editor_client.post(f"/claims/{restated.pk}/same/{stored[ODESA]}/", {"same": "no"})
+    assert answer.status_code == 302
+    assert ClaimSameness.objects.get().same is False
+    page = editor_client.get(f"/claims/{restated.pk}/").content.decode()
+    assert "An editor marked them not the same" in page
+
+    assert (
+        editor_client.post(
+            f"/claims/{restated.pk}/same/{stored[ODESA]}/", {"same": "maybe"}
+        ).status_code
+        == 302
+    )
+    assert ClaimSameness.objects.get().same is False  # refused, nothing changed
+    # A viewer or a stranger may not mark.
+    assert client.post(
+        f"/claims/{restated.pk}/same/{stored[ODESA]}/", {"same": "yes"}
+    ).status_code in (302, 403)
+    assert ClaimSameness.objects.get().same is False
