@@ -1,6 +1,10 @@
-from django.contrib import admin
+from typing import Any
 
-from decisions.models import Override, Verdict
+from django.contrib import admin, messages
+
+from decisions.errors import ClaimError
+from decisions.models import OutcomeModelVersion, Override, Verdict
+from decisions.services import outcome_model_accept, outcome_model_restore
 
 
 class OverrideInline(admin.TabularInline):
@@ -33,3 +37,51 @@ class OverrideAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request: object, obj: object = None) -> bool:
         return False
+
+
+@admin.register(OutcomeModelVersion)
+class OutcomeModelVersionAdmin(admin.ModelAdmin):
+    """Refits of the outcome model on the editors' reviews: accept a candidate to put it in
+    force, or restore the model accepted before the one in force (or the shipped one)."""
+
+    list_display = ("id", "created_at", "status", "prior", "accepted_by", "accepted_at")
+    list_filter = ("status",)
+    readonly_fields = (
+        "created_at",
+        "status",
+        "model",
+        "report",
+        "prior",
+        "accepted_by",
+        "accepted_at",
+    )
+    actions = ("accept", "restore_previous")
+
+    def has_add_permission(self, request: object) -> bool:
+        return False
+
+    @admin.action(description="Accept the selected candidate: put it in force")
+    def accept(self, request: Any, queryset: Any) -> None:
+        if queryset.count() != 1:
+            self.message_user(request, "Select one candidate to accept.", level=messages.ERROR)
+            return
+        try:
+            version = outcome_model_accept(version_id=queryset.get().pk, admin=request.user)
+        except ClaimError as exc:
+            self.message_user(request, exc.message, level=messages.ERROR)
+            return
+        self.message_user(request, f"Outcome model {version.pk} is in force.")
+
+    @admin.action(description="Restore the model accepted before the one in force")
+    def restore_previous(self, request: Any, queryset: Any) -> None:
+        try:
+            previous = outcome_model_restore(admin=request.user)
+        except ClaimError as exc:
+            self.message_user(request, exc.message, level=messages.ERROR)
+            return
+        self.message_user(
+            request,
+            "The shipped outcome model is in force again."
+            if previous is None
+            else f"Outcome model {previous.pk} is in force again.",
+        )

@@ -42,6 +42,7 @@ from typing import Any
 
 from claims.models import Outcome
 from decisions.models import VerdictReason
+from decisions.outcome_versions import outcome_model_in_force
 from decisions.publishers import Aside, set_aside
 from decisions.types import (
     REFUTE,
@@ -303,7 +304,7 @@ def decide_from_history(
         return _final(question, history, weighing, outcome, VerdictReason.SUFFICIENT, lean)
     if attempts < max_attempts and not final:
         return NeedMoreSearch(totals=totals, weighing=weighing)
-    proposal = proposal_for(history.evidence, question=question)
+    proposal = proposal_for(history.evidence, question=question, model=outcome_model_in_force())
     if proposal["proposed"] in (Outcome.TRUE, Outcome.FALSE):
         # Short of the counting bar, the weighed readings make one outcome as likely as its
         # threshold asks (chosen for precision on labelled real claims): that is the verdict.
@@ -353,7 +354,8 @@ def _final(
         },
         support_total=totals.support.total,
         refute_total=totals.refute.total,
-        proposal=proposal or proposal_for(history.evidence, question=question),
+        proposal=proposal
+        or proposal_for(history.evidence, question=question, model=outcome_model_in_force()),
     )
     proof = write_proof(question=question, result=result, totals=totals, weighing=weighing)
     debug = result.debug

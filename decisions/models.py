@@ -148,3 +148,45 @@ class ClaimSameness(models.Model):
 
     def __str__(self) -> str:
         return f"{self.claim_id} {'=' if self.same else '≠'} {self.other_id}"
+
+
+class OutcomeModelStatus(models.TextChoices):
+    CANDIDATE = "candidate", "Candidate: waiting for an admin"
+    ACTIVE = "active", "In force"
+    RETIRED = "retired", "Retired"
+    REFUSED = "refused", "Refused: worse on the held-out reviews"
+
+
+class OutcomeModelVersion(models.Model):
+    """An outcome model refitted on the editors' reviews (`decisions.refit`). It takes effect
+    only once an admin accepts it (status active: one at a time); retiring it restores the one
+    accepted before it, or the shipped model (`decisions/outcome_model.json`)."""
+
+    created_at = models.DateTimeField(default=timezone.now)
+    status = models.CharField(max_length=16, choices=OutcomeModelStatus.choices)
+    model = models.JSONField(help_text="coefficients, thresholds and gates")
+    report = models.JSONField(
+        default=dict, help_text="the refit's figures on the held-out reviewed claims"
+    )
+    prior = models.FloatField(help_text="how many claims' worth the model it started from held")
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["status"],
+                condition=models.Q(status="active"),
+                name="outcomemodelversion_one_active",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"outcome model {self.pk} ({self.status}, {self.created_at:%Y-%m-%d})"

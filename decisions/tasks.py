@@ -52,6 +52,16 @@ def evidence_retention() -> str:
     return f"{result.evidence_deleted} evidence rows and {result.pages_deleted} pages deleted"
 
 
+def outcome_refit() -> str:
+    """The weekly schedule "outcome-refit": a candidate model for an admin to accept."""
+    from decisions.services import outcome_model_refit
+
+    refit, version = outcome_model_refit()
+    if version is None:
+        return f"not refitted: {refit.why}"
+    return f"outcome model {version.pk} {version.status}: {refit.why}"
+
+
 def claims_sweep_stale() -> int:
     """Re-queue claims that no worker is moving: running with a lease that ran out (its worker
     died: see claims.lease), or queued for longer than a task is held before it is handed out

@@ -4,6 +4,7 @@
 - `verdicts`: override a verdict's outcome, or many claims' at once;
 - `review`: take, release, comment, mark reviewed;
 - `sameness`: mark two claims as the same assertion, or not;
+- `outcome_models`: refit the outcome model on the reviews, accept a refit, restore the one before;
 - `queue_views`: an editor's saved view of the queue;
 - `retention`: the daily sweep of evidence and pages past their TTL.
 
@@ -23,6 +24,11 @@ from decisions.services.claims import (
     claims_submit_batch,
     claims_submit_many,
     queue_check,
+)
+from decisions.services.outcome_models import (
+    outcome_model_accept,
+    outcome_model_refit,
+    outcome_model_restore,
 )
 from decisions.services.queue_views import queue_query, saved_queue_set
 from decisions.services.review import (
@@ -61,6 +67,9 @@ __all__ = [
     "claims_submit_many",
     "comment_add",
     "current_verdict",
+    "outcome_model_accept",
+    "outcome_model_refit",
+    "outcome_model_restore",
     "queue_check",
     "queue_query",
     "saved_queue_set",
