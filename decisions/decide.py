@@ -42,7 +42,6 @@ from typing import Any
 
 from claims.models import Outcome
 from decisions.models import VerdictReason
-from decisions.outcome_versions import outcome_model_in_force
 from decisions.publishers import Aside, set_aside
 from decisions.types import (
     REFUTE,
@@ -66,7 +65,7 @@ from decisions.types import (
     Weighing,
     dated_inside,
 )
-from decisions.weighing import proposal_for
+from decisions.weighing import OutcomeModel, proposal_for
 from evidence.models import CONFIDENCE_RANK
 
 _TIER_NAMES = {
@@ -279,13 +278,15 @@ def decide_from_history(
     max_opposition: float | None = None,
     min_confidence: str = "low",
     final: bool = False,
+    model: OutcomeModel | None = None,
 ) -> Decision:
     """The single decision boundary: a final AgentResult, or a request for another search.
     `max_opposition` (a share of the winning side's weight) turns a sufficient side with too
     much counted evidence against it into a conflict; None allows any opposition short of
     sufficiency. Only readings at least `min_confidence` sure count toward a verdict; all
     readings count toward the lean hint, which `lean` sets. `final` ends the search now (it
-    stopped paying), whatever attempts remain."""
+    stopped paying), whatever attempts remain. `model`: the outcome model in force (the shipped
+    one when not given)."""
     weighing = weigh(
         question=question,
         history=history,
@@ -298,23 +299,42 @@ def decide_from_history(
     refute_ok = totals.refute.sufficient(threshold)
     if weighing.conflicting:
         # Both sides sufficient, or one with too much weighed against it.
-        return _final(question, history, weighing, Outcome.INVALID, VerdictReason.CONFLICTING, lean)
+        return _final(
+            question,
+            history,
+            weighing,
+            Outcome.INVALID,
+            VerdictReason.CONFLICTING,
+            lean,
+            model=model,
+        )
     if support_ok or refute_ok:
         outcome = Outcome.TRUE if support_ok else Outcome.FALSE
-        return _final(question, history, weighing, outcome, VerdictReason.SUFFICIENT, lean)
+        return _final(
+            question, history, weighing, outcome, VerdictReason.SUFFICIENT, lean, model=model
+        )
     if attempts < max_attempts and not final:
         return NeedMoreSearch(totals=totals, weighing=weighing)
-    proposal = proposal_for(history.evidence, question=question, model=outcome_model_in_force())
+    proposal = proposal_for(history.evidence, question=question, model=model)
     if proposal["proposed"] in (Outcome.TRUE, Outcome.FALSE):
         # Short of the counting bar, the weighed readings make one outcome as likely as its
         # threshold asks (chosen for precision on labelled real claims): that is the verdict.
         outcome = Outcome(proposal["proposed"])
         return _final(
-            question, history, weighing, outcome, VerdictReason.WEIGHED, lean, proposal=proposal
+            question,
+            history,
+            weighing,
+            outcome,
+            VerdictReason.WEIGHED,
+            lean,
+            proposal=proposal,
+            model=model,
         )
     usable = [h for h in history.evidence if h.weight > 0 and h.read and h.stance in SIDES]
     reason = VerdictReason.INSUFFICIENT if usable else VerdictReason.NO_SOURCES
-    return _final(question, history, weighing, Outcome.INVALID, reason, lean, proposal=proposal)
+    return _final(
+        question, history, weighing, Outcome.INVALID, reason, lean, proposal=proposal, model=model
+    )
 
 
 def _final(
@@ -326,6 +346,7 @@ def _final(
     lean: Lean | None,
     *,
     proposal: dict[str, Any] | None = None,
+    model: OutcomeModel | None = None,
 ) -> Final:
     """The verdict. `weighing.totals` is what counted toward it; `weighing.every` also holds
     the readings too unsure to count, which the lean hint and an Invalid verdict's sources
@@ -354,8 +375,7 @@ def _final(
         },
         support_total=totals.support.total,
         refute_total=totals.refute.total,
-        proposal=proposal
-        or proposal_for(history.evidence, question=question, model=outcome_model_in_force()),
+        proposal=proposal or proposal_for(history.evidence, question=question, model=model),
     )
     proof = write_proof(question=question, result=result, totals=totals, weighing=weighing)
     debug = result.debug

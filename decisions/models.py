@@ -190,3 +190,16 @@ class OutcomeModelVersion(models.Model):
 
     def __str__(self) -> str:
         return f"outcome model {self.pk} ({self.status}, {self.created_at:%Y-%m-%d})"
+
+
+class ClaimRestatement(models.Model):
+    """A claim that says the same as an earlier one (`of`, the first of its group), written when
+    it is stored (`decisions.similar`) and when an editor marks a pair; the queue groups a claim
+    with its restatements by it."""
+
+    claim = models.OneToOneField(Claim, on_delete=models.CASCADE, related_name="restates")
+    of = models.ForeignKey(Claim, on_delete=models.CASCADE, related_name="restatements")
+    by_editor = models.BooleanField(default=False)
+
+    def __str__(self) -> str:
+        return f"{self.claim_id} restates {self.of_id}"

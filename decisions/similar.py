@@ -24,7 +24,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from claims.models import Claim, ClaimStatus
-from decisions.models import ClaimKey, ClaimSameness
+from decisions.models import ClaimKey, ClaimRestatement, ClaimSameness
 from decisions.similar_signature import Signature, conflict, from_keys, signature
 
 # How much each kind of part counts (the index's prefix: entity, other name, number, year,
@@ -77,6 +77,29 @@ def claim_index(claim: Claim) -> None:
     with transaction.atomic():
         ClaimKey.objects.filter(claim=claim).delete()
         ClaimKey.objects.bulk_create([ClaimKey(claim=claim, key=key[:120]) for key in keys])
+
+
+def restatement_record(claim: Claim) -> None:
+    """Point a newly stored claim at the first claim of its group when an earlier claim says
+    the same (the queue groups them); a claim matching nothing earlier starts a group."""
+    best = next(
+        (
+            s
+            for s in similar_claims(text=claim.text, language=claim.language, exclude=claim.pk)
+            if s.relation == "same" and s.id < claim.pk
+        ),
+        None,
+    )
+    if best is not None:
+        ClaimRestatement.objects.update_or_create(
+            claim=claim, defaults={"of_id": group_of(best.id), "by_editor": False}
+        )
+
+
+def group_of(claim_id: int) -> int:
+    """The first claim of the group `claim_id` is in: itself, or the claim it restates."""
+    first = ClaimRestatement.objects.filter(claim_id=claim_id).values_list("of_id", flat=True)
+    return first.first() or claim_id
 
 
 def _weight(keys: set[str]) -> float:

@@ -49,6 +49,7 @@ class QueueFilterForm(DeskForm):
     needs_review = forms.BooleanField(required=False, label="Needs review")
     mine = forms.BooleanField(required=False, label="Taken by me")
     cli = forms.BooleanField(required=False, label="Command-line claims")
+    group = forms.BooleanField(required=False, label="Group restatements")
     channel = forms.CharField(required=False, max_length=CHANNEL_MAX_CHARS, label="Channel")
     created_from = forms.DateField(
         validators=[validate_date_range], required=False, label="From", widget=DateInput()
@@ -78,6 +79,7 @@ class QueueFilterForm(DeskForm):
             "needs_review": bool(data.get("needs_review")),
             "mine": bool(data.get("mine")),
             "cli": bool(data.get("cli")),
+            "group": bool(data.get("group")),
             "channel": (data.get("channel") or "").strip(),
             "created_from": data.get("created_from"),
             "created_to": data.get("created_to"),

@@ -23,9 +23,7 @@ urlpatterns = [
     path("claims/<int:pk>/release/", views.claim_release_view, name="claim_release"),
     path("claims/<int:pk>/comments/", views.claim_comment, name="claim_comment"),
     path("claims/<int:pk>/rerun/", views.claim_rerun_view, name="claim_rerun"),
-    path(
-        "claims/<int:pk>/same/<int:other>/", views.claim_mark_same_view, name="claim_mark_same"
-    ),
+    path("claims/<int:pk>/same/<int:other>/", views.claim_mark_same_view, name="claim_mark_same"),
     path("dashboard/", views.dashboard, name="dashboard"),
     path("people/", views.people_list, name="people"),
     path("people/<int:pk>/role/", views.person_role, name="person_role"),

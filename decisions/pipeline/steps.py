@@ -11,6 +11,7 @@ from claimcheck.words import tokens
 from claims.services import RunFigures, claim_figures_set
 from decisions.decide import compute_totals, decide_from_history
 from decisions.gate import GateDecision, ScoredLead, snippet_gate
+from decisions.outcome_versions import outcome_model_in_force
 from decisions.pipeline.run import Run, canonical, lean_rule, run_history, run_sufficient
 from decisions.step_events import (
     crawl_event,
@@ -248,6 +249,8 @@ def decide_step(run: Run, attempt: int, *, last: bool) -> Decision:
         max_opposition=budgets.max_opposition,
         min_confidence=budgets.min_confidence,
         final=last,
+        # An outcome model an admin accepted from a refit on the reviews, else the shipped one.
+        model=outcome_model_in_force(),
     )
     _figures_store(run, history, decision.totals)
     step_record(

@@ -36,7 +36,7 @@ from decisions.errors import (
     ClaimError,
     QueueUnavailableError,
 )
-from decisions.similar import claim_index
+from decisions.similar import claim_index, restatement_record
 from decisions.timeframe import parse_timeframe
 from harvester.services import RewriteInvalid, deterministic_rewrite
 
@@ -172,8 +172,9 @@ def _create(
         origin=origin,
         created_by=user if getattr(user, "is_authenticated", False) else None,
     )
-    # Matchable at once, before any worker has run it.
+    # Matchable at once, before any worker has run it, and grouped with what it restates.
     claim_index(claim)
+    restatement_record(claim)
     if enqueue:
         claim_enqueue(claim)
     return claim

@@ -10,7 +10,8 @@ from django.utils import timezone
 from claims.models import Claim, EventKind
 from claims.services import event_record
 from decisions.errors import ClaimError
-from decisions.models import ClaimSameness
+from decisions.models import ClaimRestatement, ClaimSameness
+from decisions.similar import group_of
 
 
 @transaction.atomic
@@ -28,6 +29,7 @@ def claims_mark_same(*, claim: Claim, other_id: int, same: bool, editor: User) -
         other_id=second,
         defaults={"same": same, "editor": editor, "at": timezone.now()},
     )
+    _regroup(first, second, same=same)
     words = "the same claim as" if same else "not the same claim as"
     for one, two in ((claim, other), (other, claim)):
         event_record(
@@ -37,3 +39,19 @@ def claims_mark_same(*, claim: Claim, other_id: int, same: bool, editor: User) -
             payload={"other": two.pk, "same": same, "by": editor.get_username()},
         )
     return mark
+
+
+def _regroup(first: int, second: int, *, same: bool) -> None:
+    """The queue's groups after an editor's word on a pair: the newer claim joins the older
+    one's group, or leaves it."""
+    if same:
+        ClaimRestatement.objects.update_or_create(
+            claim_id=second, defaults={"of_id": group_of(first), "by_editor": True}
+        )
+        # The newer claim's own restatements follow it into the older group.
+        ClaimRestatement.objects.filter(of_id=second).update(of_id=group_of(first))
+    else:
+        ClaimRestatement.objects.filter(
+            claim_id=second, of_id__in=(first, group_of(first))
+        ).delete()
+        ClaimRestatement.objects.filter(claim_id=first, of_id=second).delete()

@@ -9,7 +9,20 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Case, Count, Exists, F, Max, OuterRef, Q, QuerySet, Value, When
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+)
+from django.db.models.functions import Coalesce
 
 from claimcheck.errors import NotFound
 from claimcheck.roles import require_editor, require_viewer
@@ -22,7 +35,7 @@ from claims.models import (
     claim_fingerprint,
     claim_tokens,
 )
-from decisions.models import Override, SavedQueue, Verdict, VerdictReason
+from decisions.models import ClaimRestatement, Override, SavedQueue, Verdict, VerdictReason
 from desk.selectors.verdict_card import VerdictCard, verdict_card
 from evidence.models import Evidence, FactCheckMatch, Stance
 
@@ -68,12 +81,15 @@ def claim_queue(
     channel: str = "",
     assigned_to: int | None = None,
     cli: bool = True,
+    group: bool = False,
     sort: str = QUEUE_SORT_DEFAULT,
 ) -> QuerySet[Claim]:
     """Claims in the order `sort` names (`QUEUE_SORTS`; newest first by default), each with
     `leaning` (its current verdict leans, below the agreement score). `overridden` is "yes",
     "no" or "" (either); `needs_review` keeps decided claims no editor has reviewed yet; `cli`
-    False leaves out the claims checked at a command line (`manage.py verify`)."""
+    False leaves out the claims checked at a command line (`manage.py verify`); `group` shows
+    only the first claim of each group of restatements, with how many restate it
+    (`restatement_count`)."""
     leaning = Verdict.objects.filter(
         claim=OuterRef("pk"), run_number=OuterRef("run_number"), reason=VerdictReason.LEANING
     )
@@ -98,6 +114,18 @@ def claim_queue(
         claims = claims.filter(assigned_to_id=assigned_to)
     if not cli:
         claims = claims.exclude(origin=ClaimOrigin.CLI)
+    if group:
+        restating = ClaimRestatement.objects.filter(claim=OuterRef("pk"))
+        count = (
+            ClaimRestatement.objects.filter(of=OuterRef("pk"))
+            .order_by()
+            .values("of")
+            .annotate(n=Count("id"))
+            .values("n")
+        )
+        claims = claims.exclude(Exists(restating)).annotate(
+            restatement_count=Coalesce(Subquery(count), 0)
+        )
     order = QUEUE_SORTS.get(sort, QUEUE_SORTS[QUEUE_SORT_DEFAULT])
     return claims.select_related("assigned_to", "changed_by").order_by(*order, "-created_at", "-id")
 

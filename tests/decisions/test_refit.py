@@ -41,7 +41,7 @@ def _readings(evidence: str, strength: float) -> list[dict[str, Any]]:
 
 
 def _reviewed(evidence: str, label: str, strength: float = 0.9) -> int:
-    claim = DecidedClaimFactory(outcome=label, reviewed_at="2026-12-01T10:00:00Z")
+    claim: Any = DecidedClaimFactory(outcome=label, reviewed_at="2026-12-01T10:00:00Z")
     VerdictFactory(
         claim=claim,
         outcome=evidence,

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 
 from claims.models import Claim
 from decisions.errors import ClaimError
-from decisions.models import ClaimKey, ClaimSameness
+from decisions.models import ClaimKey, ClaimRestatement, ClaimSameness
 from decisions.services import claim_submit, claims_mark_same
 from decisions.similar import similar_claims
 
@@ -202,3 +202,36 @@ def test_the_claim_page_lists_similar_claims_and_an_editor_marks_them(
         f"/claims/{restated.pk}/same/{stored[ODESA]}/", {"same": "yes"}
     ).status_code in (302, 403)
     assert ClaimSameness.objects.get().same is False
+
+
+def test_the_queue_groups_a_claim_with_its_restatements(
+    stored: dict[str, int], editor_client: Any, editor: Any
+) -> None:
+    """A restatement is grouped under the first claim of its group when it is stored; the
+    queue's "Group restatements" shows that claim once, with the count, and an editor's
+    "not the same" takes a claim out of the group."""
+    restated, _ = claim_submit(
+        text="In October 2024 Odesa's port handled 3.1 million tonnes of grain", enqueue=False
+    )
+    again, _ = claim_submit(
+        text="Odesa's port handled 3.1 million tonnes of grain in October 2024", enqueue=False
+    )
+    near, _ = claim_submit(
+        text="The port of Odesa handled 1.3 million tonnes of grain in October 2024", enqueue=False
+    )
+    assert restated.restates.of_id == stored[ODESA]
+    assert again.restates.of_id == stored[ODESA]
+    assert not ClaimRestatement.objects.filter(claim=near).exists()
+
+    grouped = editor_client.get("/?group=on").content.decode()
+    assert f'href="/claims/{stored[ODESA]}/#similar"' in grouped
+    assert "+2 restatements" in grouped
+    assert f'href="/claims/{restated.pk}/"' not in grouped
+    assert f'href="/claims/{near.pk}/"' in grouped
+    assert f'href="/claims/{restated.pk}/"' in editor_client.get("/").content.decode()
+
+    claims_mark_same(claim=again, other_id=stored[ODESA], same=False, editor=editor)
+    assert "+1 restatement<" in editor_client.get("/?group=on").content.decode()
+    claims_mark_same(claim=near, other_id=stored[ODESA], same=True, editor=editor)
+    assert ClaimRestatement.objects.get(claim=near).by_editor
+    assert "+2 restatements" in editor_client.get("/?group=on").content.decode()
