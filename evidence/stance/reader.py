@@ -129,10 +129,16 @@ def read_page(
     )
     reference = published_at.date() if isinstance(published_at, datetime) else published_at
     findings: list[Finding] = []
+    quoted: set[str] = set()
     for item in items:
         quote = locate_quote(page_text, item.quote)
         if quote is None:  # checked above; kept for the type checker
             continue
+        said = " ".join(quote.split()).strip(" .,;:!?\"'").casefold()
+        if said in quoted:
+            # A small model may give one sentence as several findings: the first stands.
+            continue
+        quoted.add(said)
         event_at, source, precision = item.event_date, "llm" if item.event_date else "", "day"
         if event_at is None:
             events = [m for m in find_text_dates(quote, reference=reference) if m.is_event]

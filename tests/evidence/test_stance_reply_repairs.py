@@ -127,3 +127,23 @@ def test_a_reply_with_no_findings_list_is_still_a_failed_call(reply: Any) -> Non
         _read(reply)
 
     assert caught.value.kind == "bad_output"
+
+
+def test_a_sentence_given_as_several_findings_is_read_once() -> None:
+    """A small model may repeat itself: one statement is one finding (the first), so that one
+    reading of a page never writes the same row twice."""
+    reply = {
+        "findings": [
+            _finding(APPROVED, score=0.9),
+            _finding(APPROVED, score=0.6),
+            _finding(APPROVED.rstrip("."), stance="refute", score=0.7),
+            _finding(CRITICS, stance="refute", score=0.5),
+        ]
+    }
+
+    findings = _read(reply)
+
+    assert [(f.quote, f.stance, f.score) for f in findings] == [
+        (APPROVED, "support", 0.9),
+        (CRITICS, "refute", 0.5),
+    ]
