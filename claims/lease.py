@@ -108,7 +108,10 @@ def database_lost(exc: BaseException) -> bool:
     if not isinstance(exc, OperationalError):
         return False
     cause = exc.__cause__
-    if type(cause).__module__.split(".")[0] != "psycopg":
+    package = type(cause).__module__.split(".")[0]
+    if package == "psycopg_pool":
+        return True  # no connection to be had from the pool in its wait: the server is away
+    if package != "psycopg":
         return False  # SQLite's errors are about a file that is always there
     state = getattr(cause, "sqlstate", None)
     # psycopg gives no SQLSTATE when the server closed the socket under it.

@@ -271,6 +271,7 @@ def test_a_lost_database_is_told_by_the_error_not_by_the_connection_after_it() -
     import sqlite3
 
     import psycopg
+    import psycopg_pool
     from django.db import InterfaceError, OperationalError
 
     from claims.lease import database_lost
@@ -284,6 +285,7 @@ def test_a_lost_database_is_told_by_the_error_not_by_the_connection_after_it() -
     assert database_lost(wrapped(psycopg.OperationalError("server closed the connection")))
     assert database_lost(wrapped(psycopg.errors.ConnectionFailure("connection failure")))
     assert database_lost(InterfaceError("connection already closed"))
+    assert database_lost(wrapped(psycopg_pool.PoolTimeout("couldn't get a connection")))
     assert not database_lost(wrapped(psycopg.errors.LockNotAvailable("could not obtain lock")))
     assert not database_lost(wrapped(sqlite3.OperationalError("database is locked")))
     assert not database_lost(ValueError("not a database error"))
