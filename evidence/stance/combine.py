@@ -39,7 +39,34 @@ def leans_refute(signals: ClaimSignals, passage: str, reading: Reading) -> float
     return p[Stance.REFUTE] if names_all_in(signals.names, passage) else 0.0
 
 
-def combined(lexical: Judgement, modelled: Judgement, *, refute_lean: float = 0.0) -> Judgement:
+# How sure the model must be of a support, where its likeliest label is "neutral", for its lean
+# to be read, and how many times likelier than a refutation that support must be.
+SUPPORT_LEAN = 0.4
+SUPPORT_OVER_REFUTE = 4.0
+
+
+def leans_support(signals: ClaimSignals, passage: str, reading: Reading) -> float:
+    """P(support) where the model's likeliest label is "neutral" but it all but splits between
+    neutral and support (at least SUPPORT_LEAN, and SUPPORT_OVER_REFUTE times a refutation), in
+    a sentence naming all the claim's names: the model half-reads a restatement in other words
+    ("adopted the Battery Passport Regulation" for "the Battery Passport rules were approved").
+    Else 0."""
+    p = reading.probabilities
+    if reading.stance != Stance.NEUTRAL or is_question(passage):
+        return 0.0
+    support = p.get(Stance.SUPPORT, 0.0)
+    if support < SUPPORT_LEAN or support < SUPPORT_OVER_REFUTE * p.get(Stance.REFUTE, 0.0):
+        return 0.0
+    return support if names_all_in(signals.names, passage) else 0.0
+
+
+def combined(
+    lexical: Judgement,
+    modelled: Judgement,
+    *,
+    refute_lean: float = 0.0,
+    support_lean: float = 0.0,
+) -> Judgement:
     """The model reads paraphrase far better than word overlap can, but a small model is
     unreliable with numbers, negation scope, opposite verbs and reported speech, where the
     lexical rules are exact. So the rules veto and never invent: a contradiction they find
@@ -53,7 +80,12 @@ def combined(lexical: Judgement, modelled: Judgement, *, refute_lean: float = 0.
     counts when the lexical scorer is sure of it too. Where the model's likeliest label is
     "neutral" but it leans to a refutation over a support (`refute_lean`, from `leans_refute`)
     and a rule finds the contradiction, in a sentence about the claim, the two agree on a
-    refutation too weak to count alone: a low-confidence one, as sure as the model was."""
+    refutation too weak to count alone: a low-confidence one, as sure as the model was. Where it
+    all but splits between neutral and a support (`support_lean`, from `leans_support`) and the
+    lexical scorer is sure of the support with nothing against it, the two agree on a support.
+    A refutation of a sentence that only states part of the claim (every word of it the
+    claim's, nothing negated) is the reader taking what the sentence leaves out for a
+    contradiction: it says nothing either way."""
     if lexical.stance == Stance.REFUTE and modelled.stance != Stance.REFUTE:
         vetoes = [r for r in lexical.reasons if r in VETOES]
         if (
@@ -88,6 +120,16 @@ def combined(lexical: Judgement, modelled: Judgement, *, refute_lean: float = 0.
                 "attributed" if "attributed" in lexical.reasons else "off_topic",
             ],
         )
+    if modelled.stance == Stance.REFUTE and "part" in lexical.reasons:
+        # Every word of the sentence is the claim's and it negates none of them: it states part
+        # of the claim, and what it leaves out is not a contradiction.
+        return replace(
+            modelled,
+            stance=Stance.NEUTRAL,
+            score=round(lexical.relevance, 4),
+            confidence=Confidence.LOW,
+            reasons=[*modelled.reasons, "partial"],
+        )
     if modelled.stance == Stance.REFUTE:
         agreeing = [r for r in lexical.reasons if r in VETOES and r not in modelled.reasons]
         if (
@@ -106,6 +148,21 @@ def combined(lexical: Judgement, modelled: Judgement, *, refute_lean: float = 0.
                 reasons=[*modelled.reasons, *agreeing, "agree"],
             )
         return replace(modelled, reasons=[*modelled.reasons, *agreeing])
+    if (
+        support_lean > 0
+        and lexical.stance == Stance.SUPPORT
+        and lexical.confidence == Confidence.HIGH
+        and not VETOES & set(lexical.reasons)
+    ):
+        # The model all but reads a support and the lexical scorer is sure of it, with nothing
+        # against it: two readers that fail in different ways agreeing.
+        return replace(
+            modelled,
+            stance=Stance.SUPPORT,
+            score=round(support_lean, 4),
+            confidence=Confidence.MEDIUM,
+            reasons=[*modelled.reasons, "lean", "agree"],
+        )
     if lexical.stance == Stance.SUPPORT and "complement" in lexical.reasons:
         return replace(lexical, reasons=[*lexical.reasons, "rule"])
     if (
@@ -130,7 +187,7 @@ def combined(lexical: Judgement, modelled: Judgement, *, refute_lean: float = 0.
 # The lexical contradictions that veto a support (and that a model's refutation may share).
 VETOES = frozenset(
     ("polarity", "refutation_word", "antonym", "number_mismatch", "date_outside", "debunked",
-     "answered_no")
+     "answered_no", "name_swap")
 )  # fmt: skip
 
 

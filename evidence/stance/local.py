@@ -11,7 +11,7 @@ from evidence.dates import find_text_dates
 from evidence.models import CONFIDENCE_RANK, Confidence, Method, Stance
 from evidence.rerank import ScoredChunk, cosine_to_first
 from evidence.stance.attribution import attributed, debunk_cues
-from evidence.stance.combine import combined, from_model, leans_refute
+from evidence.stance.combine import combined, from_model, leans_refute, leans_support
 from evidence.stance.model import get as loaded_stance_model
 from evidence.stance.model import read_where_it_decides
 from evidence.stance.scorer import (
@@ -135,6 +135,7 @@ def _judge(
                 j,
                 from_model(signals, passage, reading, reference),
                 refute_lean=leans_refute(signals, passage, reading),
+                support_lean=leans_support(signals, passage, reading),
             ),
         )
         for c, j, passage, reading in zip(candidates, lexical, texts, readings, strict=True)

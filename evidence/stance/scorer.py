@@ -21,6 +21,7 @@ from evidence.dates import DatedMention, find_text_dates
 from evidence.models import Confidence, Stance
 from evidence.stance.attribution import attributed, debunk_cues, without_debunk_phrases
 from evidence.stance.clauses import content_words, governing_negation
+from evidence.stance.details import states_part, swapped_name
 from evidence.stance.signals import (
     Quantity,
     antonym_clash,
@@ -46,6 +47,7 @@ _WEIGHTS = {
     "number_mismatch": 0.6,
     "date_outside": 0.6,
     "debunked": 0.6,
+    "name_swap": 0.5,
 }
 
 
@@ -145,7 +147,7 @@ def overlaps(when: date, precision: str, timeframe: tuple[date | None, date | No
 
 def event_mention(passage: str, reference: date | None) -> DatedMention | None:
     """The date the passage gives for something happening: an event-phrase date first, else
-    the only day-precise date it names."""
+    the only day-precise date it names, else the only date it names at all (a month)."""
     mentions = find_text_dates(passage, reference=reference)
     events = [m for m in mentions if m.is_event]
     if events:
@@ -153,6 +155,8 @@ def event_mention(passage: str, reference: date | None) -> DatedMention | None:
     days = [m for m in mentions if m.precision == "day"]
     if len({m.when for m in days}) == 1:
         return days[0]
+    if not days and len({m.when for m in mentions}) == 1:
+        return mentions[0]  # the only date named, a month ("handled 3.1 Mt in March 2024")
     return None
 
 
@@ -263,6 +267,10 @@ def judge(
         reasons.append("date_inside")
     elif mention is not None and any(claim.timeframe):
         reasons.append("date_outside")
+    if swapped_name(claim, content):
+        reasons.append("name_swap")
+    elif not (_CONTRADICTIONS | {"refutation_word"}) & set(reasons) and states_part(claim, content):
+        reasons.append("part")
     if reported:
         reasons = _reported(claim, passage, reasons)
     against = sum(_WEIGHTS.get(reason, 0.0) for reason in reasons)
@@ -289,7 +297,7 @@ def judge(
     return Judgement(stance, round(score, 4), confidence, rel, when, source, reasons, precision)
 
 
-_CONTRADICTIONS = frozenset(("polarity", "antonym", "number_mismatch", "date_outside"))
+_CONTRADICTIONS = frozenset(("polarity", "antonym", "number_mismatch", "date_outside", "name_swap"))
 
 
 def _reported(claim: ClaimSignals, passage: str, reasons: list[str]) -> list[str]:
