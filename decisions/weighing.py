@@ -63,6 +63,8 @@ class Reading:
     none): a statement on the claim's topic about other people or places says little of it."""
     sure: bool = False
     """Whether it was read as surely as counting asks (medium confidence or more)."""
+    tier: str = ""
+    """Its publisher's tier in the registry ("official", "wire", ...; "" where not known)."""
 
     @property
     def strength(self) -> float:
@@ -87,6 +89,7 @@ def reading_of(hit: EvidenceHit, *, question: ClaimQuestion) -> Reading | None:
         url=hit.url,
         named=1.0 if hit.entity_overlap is None else max(0.0, min(1.0, hit.entity_overlap)),
         sure=hit.confidence in SURE,
+        tier=hit.tier or "",
     )
 
 
@@ -150,10 +153,29 @@ def features(readings: list[Reading]) -> list[float]:
 GATES = ("sure", "sure_or_two", "none")
 
 
+# The tiers one of whose sure supports grounds a True alone: a government's or an agency's own
+# word, or a news agency's report.
+FIRST_HAND = ("official", "wire")
+
+
+def grounded(readings: list[Reading], side: str) -> bool:
+    """Whether `side` rests on something counted, whatever the gate: a proposal is never made
+    from the weighed lean alone. A False needs a reading of a refutation as sure as counting
+    asks; a True a sure support from an official or wire source, or sure supports from two
+    independent publishers."""
+    sure = {r.publisher: r for r in readings if r.side == side and r.sure and r.strength > 0}
+    if side == REFUTE:
+        return bool(sure)
+    return len(sure) >= 2 or any(r.tier in FIRST_HAND for r in sure.values())
+
+
 def gate_passes(readings: list[Reading], side: str, gate: str) -> bool:
-    """Whether the readings of `side` (SUPPORT or REFUTE) pass `gate` (one of GATES)."""
+    """Whether the readings of `side` (SUPPORT or REFUTE) pass `gate` (one of GATES), on top
+    of the floor every proposal stands on (`grounded`)."""
     if gate not in GATES:
         raise ValueError(f"unknown gate {gate!r}: one of {list(GATES)}")
+    if not grounded(readings, side):
+        return False
     if gate == "none" or any(r.sure for r in readings if r.side == side and r.strength > 0):
         return True
     witnesses = [r for r in side_of(readings, side).witnesses if r.strength > 0]
@@ -291,9 +313,8 @@ def proposal_for(
     that moved the proposed (or leaning) outcome most, and the readings it was weighed from.
 
     An outcome is proposed only where its side's readings pass the model's gate for it
-    (`GATES`), chosen by the fit on the calibration claims: behind "sure" or "sure_or_two" a
-    single reading the reader was unsure of leans a claim and never decides it alone; behind
-    "none" it may, where the calibration claims showed such proposals right often enough."""
+    (`GATES`), chosen by the fit on the calibration claims, and stand on something counted
+    (`grounded`): readings the reader was unsure of lean a claim and never decide it."""
     model = model or outcome_model()
     aside = set_aside(hits, passes=lambda h: reading_of(h, question=question) is not None)
     kept = [h for h in hits if id(h) not in aside]

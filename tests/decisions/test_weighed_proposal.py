@@ -242,3 +242,39 @@ def test_readings_the_reader_was_unsure_of_lean_a_claim_and_never_decide_it() ->
 
     sure = [replace(hit("europa.eu", "official", "refute"), confidence="medium")]
     assert proposal_for(sure, question=OPEN, model=eager)["proposed"] == "false"
+
+
+def test_a_proposal_stands_on_a_counted_reading_of_its_own_side_whatever_its_gate() -> None:
+    """No verdict from the weighed lean alone: behind the loosest gate, unsure readings that
+    make False likely enough still only lean the claim."""
+    loose = OutcomeModel(
+        coefficients=MODEL.coefficients,
+        thresholds={"true": 0.34, "false": 0.34},
+        gates={"true": "none", "false": "none"},
+    )
+    unsure = [
+        replace(hit(domain, tier, "refute"), confidence="low")
+        for domain, tier in (("europa.eu", "official"), ("reuters.com", "wire"))
+    ]
+    proposal = proposal_for(unsure, question=OPEN, model=loose)
+    assert proposal["probabilities"]["false"] >= 0.34
+    assert (proposal["proposed"], proposal["lean"]) == ("invalid", "false")
+
+
+@pytest.mark.parametrize(
+    ("supports", "proposed"),
+    [
+        ([("europa.eu", "official")], "true"),  # an official source's own word
+        ([("reuters.com", "wire")], "true"),  # a news agency's report
+        ([("trade.example", "trade")], "invalid"),  # one trade publication alone
+        ([("trade.example", "trade"), ("blog.example", "other")], "true"),  # two publishers
+    ],
+)
+def test_a_true_needs_a_first_hand_source_or_two_independent_publishers(
+    supports: list[tuple[str, str]], proposed: str
+) -> None:
+    eager = OutcomeModel(coefficients=MODEL.coefficients, thresholds={"true": 0.34, "false": 0.34})
+    hits = [replace(hit(domain, tier), confidence="medium") for domain, tier in supports]
+    proposal = proposal_for(hits, question=OPEN, model=eager)
+    assert proposal["probabilities"]["true"] >= 0.34
+    assert proposal["proposed"] == proposed

@@ -93,6 +93,7 @@ def reading(raw: Any, *, where: str) -> Reading:
             url=str(raw.get("url", "")),
             named=float(raw.get("named", 1.0)),
             sure=bool(raw.get("sure", False)),
+            tier=str(raw.get("tier", "")),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise ReportError(f"{where}: a reading lacks or mistypes {exc}") from exc
