@@ -134,6 +134,7 @@ class Counting:
                 "read_by": row.reader_words,
                 "model": row.read_by or None,
                 "syndicated_from": row.syndicated_from,
+                "about_claim": row.about_claim,
                 "quote": row.source_quote[:500],
                 **count.as_json(),
             }
@@ -162,6 +163,8 @@ def _row_count(
     words = why_words(count, min_confidence=weighing.min_confidence)
     if count.why == NotCounted.LEAD:
         words = _lead_words(row, pages_read)
+    elif not row.about_claim:
+        words = "read, not about this claim (another event, party or product)"
     return RowCount(
         row_id=row.pk,
         stance=row.stance,

@@ -423,11 +423,11 @@ def select_unsided(
 ) -> list[Source]:
     """Pages read that are not among the sources: they took no side, or their side did not
     count (dated outside the timeframe, or a weaker page of a publisher already counted).
-    One entry per page."""
+    One entry per page; a page read about another event is not one of them."""
     shown = {s.url for s in sources}
     by_url: dict[str, EvidenceHit] = {}
     for hit in history.evidence:
-        if not hit.read or hit.url in shown or not hit.domain:
+        if not hit.read or hit.url in shown or not hit.domain or not hit.about:
             continue
         current = by_url.get(hit.url)
         if current is None or (current.stance == "neutral" and hit.stance != "neutral"):

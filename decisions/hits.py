@@ -31,4 +31,5 @@ def evidence_hit(row: Evidence) -> EvidenceHit:
         confidence=row.confidence,
         syndicated_from=row.syndicated_from,
         entity_overlap=row.entity_overlap,
+        about=row.about_claim,
     )

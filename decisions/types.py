@@ -56,6 +56,9 @@ class EvidenceHit:
     """The original publisher when this page reprints another's story."""
     entity_overlap: float | None = None
     """How far the quote names the claim's entities (0-1); None when the claim names none."""
+    about: bool = True
+    """Whether it is about the claim at all (`Evidence.about_claim`): a row about another
+    event, party or product never counts and is not listed among the pages read."""
 
     @property
     def publisher(self) -> str:

@@ -170,6 +170,15 @@ class ClaimPage:
         """Each shown row with its count, how the proposal weighed it and the step that reports
         it, for the table. While the claim is checked, a row whose step is not on the timeline
         yet waits for it, so that the table never runs ahead of the steps and counts shown."""
+        return [row for row in self._rows_with_counts() if row[0].about_claim]
+
+    @property
+    def other_event_rows(self) -> list[tuple[Evidence, RowCount, str, int]]:
+        """Rows read that are about another event, party or product: listed apart from the
+        evidence, collapsed, never counted."""
+        return [row for row in self._rows_with_counts() if not row[0].about_claim]
+
+    def _rows_with_counts(self) -> list[tuple[Evidence, RowCount, str, int]]:
         rows = self.counting.shown_with_counts() if self.counting else []
         running = not self.claim.is_terminal
         return [

@@ -182,7 +182,8 @@ class Command(BaseCommand):
         """Each row shown on the claim page: counted for which side and with which weight, or
         why not; then why the sides conflict, when they do."""
         self.stdout.write("Evidence, as counted:")
-        for row, count in counting.shown_with_counts():
+        rows = counting.shown_with_counts()
+        for row, count in [(row, count) for row, count in rows if row.about_claim]:
             reading = "snippet" if row.method == Method.SNIPPET else "page"
             self.stdout.write(
                 f"  {count.label} | {row.domain} {side_word(row.stance)} "
@@ -193,5 +194,10 @@ class Command(BaseCommand):
                     self.stdout.write(f"      {extra[:1].upper()}{extra[1:]}")
         if not counting.shown:
             self.stdout.write("  (none)")
+        others = [row for row, _ in rows if not row.about_claim]
+        if others:
+            self.stdout.write(f"Read, not about this claim ({len(others)}, never counted):")
+            for row in others:
+                self.stdout.write(f"  {row.domain}: {row.source_quote[:100]}")
         if counting.conflict:
             self.stdout.write(f"Why the sources conflict: {counting.conflict}")

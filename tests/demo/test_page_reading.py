@@ -1,0 +1,61 @@
+"""The demo pages read as an editor meets them: a trade page restating the claim in other words
+counts as support, the pages read about other events are listed apart and never counted, and a
+weighed proposal stands on a counted reading of its own side."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from claims.models import Claim
+from decisions.models import Verdict
+from decisions.pipeline import claim_pipeline_run
+from decisions.selectors import claim_counting
+from decisions.services import claim_submit
+from demo.loader import demo_load
+from desk.selectors.claim_page import claim_page
+
+pytestmark = pytest.mark.django_db
+
+
+def _run(text: str, **fields: Any) -> tuple[Claim, Verdict]:
+    demo_load()
+    created, _ = claim_submit(text=text, enqueue=False, **fields)
+    verdict = claim_pipeline_run(claim_id=created.pk)
+    assert isinstance(verdict, Verdict)
+    created.refresh_from_db()
+    return created, verdict
+
+
+def test_a_trade_pages_restatement_in_other_words_reads_as_support() -> None:
+    claim, verdict = _run(
+        "The Battery Passport rules were approved by the Council of the Union in March 2025"
+    )
+    rows = [r for r in claim_counting(claim=claim).shown if r.domain == "energy-trade.example"]
+    assert rows, [r.domain for r in claim_counting(claim=claim).shown]
+    assert {r.stance for r in rows} == {"support"}, [(r.source_quote, r.stance) for r in rows]
+    assert verdict.outcome == "true", verdict.proof_markdown
+
+
+def test_pages_about_other_events_are_listed_apart_and_never_counted(
+    editor_client: Client,
+) -> None:
+    claim, verdict = _run(
+        "The Union Medicines Agency authorised the nasal flu vaccine Nasoflu in October 2024."
+    )
+    page = claim_page(claim=claim)
+    table = {row.domain for row, *_ in page.evidence_counts}
+    apart = {row.domain for row, *_ in page.other_event_rows}
+    assert "medicines-agency.example" in table
+    assert {"borealis-space.example", "portodesa.example"} <= apart, apart
+    assert all(not count.counted for _, count, *_ in page.other_event_rows)
+    # The proof does not list them among the pages read.
+    assert "borealis-space.example" not in verdict.proof_markdown
+
+    html = editor_client.get(f"/claims/{claim.pk}/").content.decode()
+    assert 'id="evidence-other-events"' in html
+    assert "Read, not about this claim" in html
+    table_html = html.split('id="evidence-other-events"')[0]
+    assert "Aurora-3 weather satellite" not in table_html.split('id="evidence-head"')[1]
