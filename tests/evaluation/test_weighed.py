@@ -62,7 +62,7 @@ def test_the_weighed_proposal_is_scored_with_its_coverage(monkeypatch: pytest.Mo
 def test_the_weighed_proposal_asks_what_the_product_asks_of_a_side(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """One unsure refutation leans a claim and never decides it; the gate is the model's."""
+    """Unsure refutations lean a claim and never decide it, whatever gate the model asks."""
     monkeypatch.setattr(weighed, "outcome_model", lambda: MODEL)
     unsure = [_claim("1", "false", [_reading("refute", "c.example", sure=False)])]
     assert weighed.weighed_report(unsure, NAMES, LABELS)["proposals"][0]["proposed"] == "invalid"
@@ -81,5 +81,8 @@ def test_the_weighed_proposal_asks_what_the_product_asks_of_a_side(
         MODEL.coefficients, MODEL.thresholds, {"true": "sure", "false": "sure_or_two"}
     )
     monkeypatch.setattr(weighed, "outcome_model", lambda: lenient)
-    assert weighed.weighed_report(two, NAMES, LABELS)["proposals"][0]["proposed"] == "false"
+    # The floor stands under every gate: a False needs one refutation read as sure.
+    assert weighed.weighed_report(two, NAMES, LABELS)["proposals"][0]["proposed"] == "invalid"
     assert weighed.weighed_report(unsure, NAMES, LABELS)["proposals"][0]["proposed"] == "invalid"
+    counted = [_claim("3", "false", [_reading("refute", "c.example")])]
+    assert weighed.weighed_report(counted, NAMES, LABELS)["proposals"][0]["proposed"] == "false"
