@@ -8,6 +8,9 @@ false rewordings, the share decided, how often True and False were right when gi
 wrong verdicts given with high confidence; over the silent ones, any True or False given.
 
     DJANGO_DEBUG=1 .venv/bin/python bench/reworded_bench.py [--only TEXT] [--json FILE]
+
+`--untouched` runs `bench/data/reworded_demo_untouched.json` instead: rewordings no rule or fit
+was tuned on, reported apart (see its `about`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "bench/data/reworded_demo.json"
+UNTOUCHED = ROOT / "bench/data/reworded_demo_untouched.json"
 
 
 def _run(text: str, **fields: Any) -> dict[str, Any]:
@@ -81,6 +85,9 @@ def main() -> int:
     parser.add_argument("--only", default="", help="only claims whose text contains this")
     parser.add_argument("--json", default="", help="write every row to this file")
     parser.add_argument("--no-demo", action="store_true", help="leave the twelve demo claims out")
+    parser.add_argument(
+        "--untouched", action="store_true", help="run the untouched rewordings instead"
+    )
     args = parser.parse_args()
 
     scratch = tempfile.mkdtemp(prefix="claimcheck-reworded-")
@@ -109,7 +116,7 @@ def main() -> int:
             mark = "ok " if got["outcome"] == claim.expected else "MISS"
             print(f"demo {mark} {claim.expected:>7} -> {got['outcome']:<7} {claim.text[:70]}")
     rows = []
-    for item in json.loads(DATA.read_text())["claims"]:
+    for item in json.loads((UNTOUCHED if args.untouched else DATA).read_text())["claims"]:
         if args.only and args.only not in item["text"]:
             continue
         got = _run(item["text"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bench.reworded_bench import DATA, summary
+from bench.reworded_bench import DATA, UNTOUCHED, summary
 
 
 def _row(expected: str, outcome: str, tier: str = "medium", sources: int = 2) -> dict[str, Any]:
@@ -45,3 +45,11 @@ def test_the_reworded_facts_are_at_least_forty_of_each_kind_asked() -> None:
     assert len(claims) >= 40
     assert {c["expected"] for c in claims} == {"true", "false", "invalid"}
     assert len({c["text"] for c in claims}) == len(claims)
+
+
+def test_the_untouched_rewordings_are_new_facts_of_each_kind() -> None:
+    tuned = {c["text"] for c in json.loads(DATA.read_text())["claims"]}
+    claims = json.loads(UNTOUCHED.read_text())["claims"]
+    assert {c["expected"] for c in claims} == {"true", "false", "invalid"}
+    assert len({c["text"] for c in claims}) == len(claims)
+    assert not tuned & {c["text"] for c in claims}
