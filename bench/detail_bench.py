@@ -1,20 +1,24 @@
 """Single sentences read as the pipeline reads them (the stance model with the rules over it),
 against claims they restate, state part of, or contradict in exactly one detail.
 
-Two sources, reported apart:
+Three sources, reported apart:
 - the hand-written demo pairs of `bench/data/detail_pairs.json`, its `tuned` part (the pairs the
   rules were looked at against) apart from its `untouched` part;
-- real news sentences (Fundus' English pages, the articles the stance model's contrastive pairs
-  hold out, so no model was trained on them), made into pairs the way those are: a sentence
-  against a shorter copy of itself as the claim (a restatement: the sentence states all of it),
-  the sentence's shorter copy against the whole (it states part of the claim), and the sentence
-  against the claim with one number, name or negation changed (a swap).
+- real news sentences (Fundus' English pages, the ten articles the stance model's contrastive
+  pairs hold out, so no model was trained on them; the rules were looked at against them), made
+  into pairs the way those are: a sentence against a shorter copy of itself as the claim (a
+  restatement: the sentence states all of it), the sentence's shorter copy against the whole (it
+  states part of the claim), and the sentence against the claim with one number, name or negation
+  changed (a swap);
+- with `--web N`, the same pairs from the English sentences of N real web pages
+  (trafilatura-eval's, as the pipeline extracts them), which no rule or model was written or
+  trained against: the untouched figure.
 
 Prints, for each kind, how often restatements read as support (and as a support that counts),
 partial statements read as anything but a refutation, and swaps as a refutation (and as one
 that counts).
 
-    DJANGO_DEBUG=1 .venv/bin/python bench/detail_bench.py [--articles 120] [--json FILE]
+    DJANGO_DEBUG=1 .venv/bin/python bench/detail_bench.py [--web 150] [--misses] [--json FILE]
 """
 
 from __future__ import annotations
@@ -49,17 +53,15 @@ def demo_pairs() -> list[dict[str, Any]]:
     ]
 
 
-def news_pairs(articles: int, offset: int = 0) -> list[dict[str, Any]]:
-    """Pairs made from the held-out news articles' sentences (see the module's docstring)."""
-    from evaluation.evaldata import eval_data_dir
+def _pairs_of(
+    articles: list[tuple[str, list[str]]], names: list[str], source: str, rng: random.Random
+) -> list[dict[str, Any]]:
+    """Up to three sentences of each article made into a restatement, a partial statement and
+    up to three one-detail swaps, the way the stance model's contrastive pairs are made."""
     from training.stance import pairs as data
 
-    rng = random.Random(11)
-    found = data.page_sentences(eval_data_dir())
-    held = [(url, s) for url, s in found if data.split_of(url, 0.2) == data.HELD_OUT]
-    names = sorted({m.group() for _, ss in held for s in ss for m in data._NAME.finditer(s)})
     out: list[dict[str, Any]] = []
-    for _url, sentences in held[offset : offset + articles]:
+    for _url, sentences in articles:
         for sentence in rng.sample(sentences, min(3, len(sentences))):
             short = data._shortened(sentence)
             if short:
@@ -72,8 +74,60 @@ def news_pairs(articles: int, offset: int = 0) -> list[dict[str, Any]]:
             ):
                 if changed and changed != sentence:
                     out.append({"kind": "swap", "claim": changed, "sentence": sentence})
-    source = f"news (held out, articles {offset} to {offset + articles})"
     return [{**pair, "source": source} for pair in out]
+
+
+def _names(articles: list[tuple[str, list[str]]]) -> list[str]:
+    from training.stance import pairs as data
+
+    return sorted({m.group() for _, ss in articles for s in ss for m in data._NAME.finditer(s)})
+
+
+def news_pairs(articles: int) -> list[dict[str, Any]]:
+    """Pairs made from the held-out news articles' sentences (see the module's docstring)."""
+    from evaluation.evaldata import eval_data_dir
+    from training.stance import pairs as data
+
+    found = data.page_sentences(eval_data_dir())
+    held = [(url, s) for url, s in found if data.split_of(url, 0.2) == data.HELD_OUT][:articles]
+    return _pairs_of(held, _names(held), "news (held out, tuned on)", random.Random(11))
+
+
+_ENGLISH = frozenset("the of and to in is was for that on with by from".split())
+
+
+def _english(sentence: str) -> bool:
+    words = sentence.lower().split()
+    return 8 <= len(words) <= 45 and sum(w in _ENGLISH for w in words) >= 3
+
+
+def web_pairs(pages: int) -> list[dict[str, Any]]:
+    """Pairs made from the English sentences of real web pages (trafilatura-eval's), as the
+    pipeline extracts them: pages no rule and no model was written or trained against."""
+    import gzip
+
+    from evaluation.evaldata import eval_data_dir
+    from evidence.extraction import extract_document
+    from training.stance import pairs as data
+
+    folder = eval_data_dir() / "trafilatura-eval"
+    gold = json.loads((folder / "evaldata.json").read_text(encoding="utf-8"))
+    articles: list[tuple[str, list[str]]] = []
+    for url, item in sorted(gold.items()):
+        path = folder / "eval" / f"{item['file']}.gz"
+        if len(articles) >= pages or not path.is_file():
+            continue
+        html = gzip.decompress(path.read_bytes())
+        text = extract_document(content=html, content_type="text/html", url=url).text
+        sentences = [
+            s.strip()
+            for line in text.splitlines()
+            for s in data._SENTENCE_END.split(line)
+            if _english(s)
+        ]
+        if len(sentences) >= 3:
+            articles.append((url, sentences))
+    return _pairs_of(articles, _names(articles), "web pages (untouched)", random.Random(11))
 
 
 def read(pairs: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -113,11 +167,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--articles", type=int, default=120, help="held-out news articles")
     parser.add_argument(
-        "--offset",
-        type=int,
-        default=0,
-        help="skip this many held-out articles first (the first 120 were looked at while the "
-        "rules were written; 120 on were not)",
+        "--web", type=int, default=0, help="also this many untouched web pages (trafilatura-eval)"
     )
     parser.add_argument("--json", type=Path, help="write the figures and every pair here")
     parser.add_argument("--misses", action="store_true", help="print each pair read otherwise")
@@ -127,7 +177,9 @@ def main() -> int:
     django.setup()
     pairs = demo_pairs()
     try:
-        pairs += news_pairs(args.articles, args.offset)
+        pairs += news_pairs(args.articles)
+        if args.web:
+            pairs += web_pairs(args.web)
     except FileNotFoundError as exc:
         print(f"no news sentences ({exc}): the demo pairs alone")
     read(pairs)
