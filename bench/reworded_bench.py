@@ -22,12 +22,37 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "bench/data/reworded_demo.json"
 UNTOUCHED = ROOT / "bench/data/reworded_demo_untouched.json"
+
+
+def _readings(claim: Any, verdict: Any) -> list[dict[str, Any]]:
+    """The readings the claim's weighed proposal was made from, as the evaluation reports them
+    (the claim's rows where it ended without a proposal), for the outcome fit."""
+    from decisions.hits import evidence_hit
+    from decisions.types import ClaimQuestion
+    from decisions.weighing import readings_of
+    from evidence.models import Evidence
+
+    proposal = verdict.proposal if verdict is not None else None
+    if isinstance(proposal, dict) and "readings" in proposal:
+        return list(proposal["readings"])
+    rows = Evidence.objects.filter(claim=claim).select_related("page")
+    question = ClaimQuestion(
+        text=claim.text, timeframe_start=claim.timeframe_start, timeframe_end=claim.timeframe_end
+    )
+    return [
+        asdict(reading)
+        for reading in readings_of(
+            [evidence_hit(row) for row in rows.order_by("-weight", "-stance_score", "id")],
+            question=question,
+        )
+    ]
 
 
 def _run(text: str, **fields: Any) -> dict[str, Any]:
@@ -40,6 +65,8 @@ def _run(text: str, **fields: Any) -> dict[str, Any]:
     verdict = claim_pipeline_run(claim_id=created.pk)
     claim = Claim.objects.get(pk=created.pk)
     return {
+        "status": str(claim.status),
+        "readings": _readings(claim, verdict),
         "outcome": verdict.outcome if verdict else "",
         "reason": verdict.reason if verdict else "",
         "tier": claim.fact_check_tier,
@@ -80,6 +107,25 @@ def summary(rows: list[dict[str, Any]]) -> list[str]:
     return lines
 
 
+def fit_report(rows: list[dict[str, Any]], *, untouched: bool) -> dict[str, Any]:
+    """The rewordings as `training.outcome.fit` reads an evaluation report: each one's gold
+    outcome, how its run ended and the readings it was weighed on. The untouched set's report
+    is named apart, to measure with and never to fit on."""
+    return {
+        "dataset": "reworded-demo-untouched" if untouched else "reworded-demo",
+        "results": [
+            {
+                "key": str(number),
+                "text": row["text"],
+                "gold": row["expected"],
+                "status": row["status"],
+                "readings": row["readings"],
+            }
+            for number, row in enumerate(rows)
+        ],
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", default="", help="only claims whose text contains this")
@@ -87,6 +133,11 @@ def main() -> int:
     parser.add_argument("--no-demo", action="store_true", help="leave the twelve demo claims out")
     parser.add_argument(
         "--untouched", action="store_true", help="run the untouched rewordings instead"
+    )
+    parser.add_argument(
+        "--report",
+        default="",
+        help="write the rewordings' readings here as a report the outcome fit reads",
     )
     args = parser.parse_args()
 
@@ -136,6 +187,8 @@ def main() -> int:
         print(f"median {sorted(seconds)[len(seconds) // 2]:.2f} s a claim")
     if args.json:
         Path(args.json).write_text(json.dumps({"demo": demo_rows, "reworded": rows}, indent=1))
+    if args.report:
+        Path(args.report).write_text(json.dumps(fit_report(rows, untouched=args.untouched)))
     return 0
 
 

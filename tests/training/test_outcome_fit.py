@@ -388,3 +388,12 @@ def test_a_looser_gate_adds_no_claim_that_rests_on_unsure_readings(tmp_path: Pat
     assert tried["sure_or_two"]["added"] == 0
     assert tried["sure_or_two"]["decisions"] == tried["sure"]["decisions"]
     assert outcome_model(out).gates["false"] == "sure"
+
+
+def test_a_set_kept_untouched_is_refused_with_a_reason(tmp_path: Path) -> None:
+    result = {"key": "1", "gold": "true", "status": "decided", "readings": []}
+    report = {"dataset": "reworded-demo-untouched", "results": [result]}
+    path = tmp_path / "untouched.json"
+    path.write_text(json.dumps(report))
+    with pytest.raises(ReportError, match="never to fit on"):
+        read_reports([path])

@@ -18,6 +18,8 @@ from decisions.weighing import GATES, OUTCOMES, Reading, features, gate_passes
 # The one run status whose readings are the ones the product weighed; a claim rejected at
 # submission or failed in the pipeline was never weighed and says nothing about the model.
 DECIDED = "decided"
+# A set named so (bench/reworded_bench.py --untouched) was kept apart from every tuning step.
+UNTOUCHED = "-untouched"
 
 
 class ReportError(ValueError):
@@ -131,6 +133,8 @@ def read_report(path: Path, data: Data, *, own_pages_only: bool = False) -> None
         results, dataset = report, path.stem
     if not isinstance(results, list):
         raise ReportError(f"{path}: no list of claim results")
+    if dataset.endswith(UNTOUCHED):
+        raise ReportError(f"{path}: {dataset} is kept untouched, to measure with, never to fit on")
     left_out: Counter[str] = Counter()
     fitted = 0
     for number, raw in enumerate(results):
