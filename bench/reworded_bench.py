@@ -188,7 +188,9 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps({"demo": demo_rows, "reworded": rows}, indent=1))
     if args.report:
-        Path(args.report).write_text(json.dumps(fit_report(rows, untouched=args.untouched)))
+        report = Path(args.report)
+        report.parent.mkdir(parents=True, exist_ok=True)
+        report.write_text(json.dumps(fit_report(rows, untouched=args.untouched)))
     return 0
 
 

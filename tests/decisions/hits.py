@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from decisions.types import ClaimQuestion, EvidenceHit, Lean
+from decisions.weighing import FEATURES, OutcomeModel
 
 WINDOW = ClaimQuestion(
     text="The EU AI Act entered into force between 2024-07-01 and 2024-08-31",
@@ -58,3 +59,10 @@ def hit_for(question: ClaimQuestion, domain: str, tier: str, *, when: datetime) 
 
 
 LEAN = Lean(score=0.4, ratio=2.0)
+
+# An outcome model that proposes nothing: for the tests of the counting rule alone, whatever
+# the shipped model (refitted on new claims) would propose short of the counting bar.
+COUNTING_ONLY = OutcomeModel(
+    coefficients={outcome: [0.0] * len(FEATURES) for outcome in ("true", "false")},
+    thresholds={"true": 1.01, "false": 1.01},
+)

@@ -1,6 +1,7 @@
 """The decision module as a table: one row per situation, with the expected outcome and reason.
-What a final result holds is in test_decide_result.py, how its proof is written in
-test_decide_proof.py."""
+The table is the counting rule's (an outcome model that proposes nothing); what the shipped
+outcome model proposes short of the counting bar is the second table. What a final result holds
+is in test_decide_result.py, how its proof is written in test_decide_proof.py."""
 
 from __future__ import annotations
 
@@ -10,7 +11,16 @@ import pytest
 
 from decisions.decide import decide_from_history
 from decisions.types import ClaimQuestion, EvidenceHit, Final, Lean, NeedMoreSearch, SearchHistory
-from tests.decisions.hits import BY_END, LEAN, OPEN, OUTSIDE, WINDOW, hit, hit_for
+from tests.decisions.hits import (
+    BY_END,
+    COUNTING_ONLY,
+    LEAN,
+    OPEN,
+    OUTSIDE,
+    WINDOW,
+    hit,
+    hit_for,
+)
 
 
 @dataclass
@@ -367,6 +377,7 @@ def test_the_decision_table(row: Row) -> None:
         lean=row.lean,
         max_opposition=row.max_opposition,
         min_confidence=row.min_confidence,
+        model=COUNTING_ONLY,
     )
     if row.expected == "need_more_search":
         assert isinstance(decision, NeedMoreSearch)
@@ -376,3 +387,49 @@ def test_the_decision_table(row: Row) -> None:
     outcome, reason = verdict.split("/")
     assert (decision.result.outcome, decision.result.reason) == (outcome, reason)
     assert (decision.result.lean.outcome if decision.result.lean else "") == leans
+
+
+# What the shipped outcome model proposes once the search is over, short of the counting bar:
+# a True stands on a sure support from an official or wire source (or from two publishers), a
+# False on a sure refutation; anything less stays a hint.
+WEIGHED_ROWS = [
+    Row("one official page, sure", WINDOW, [hit("europa.eu", "official")], 10, "true/weighed"),
+    Row("one wire story, sure", OPEN, [hit("reuters.com", "wire", when=None)], 10, "true/weighed"),
+    Row(
+        "one trade page alone is not enough",
+        OPEN,
+        [hit("politico.eu", "trade", when=None)],
+        10,
+        "invalid/insufficient",
+    ),
+    Row(
+        "one official page read unsure is a hint",
+        WINDOW,
+        [replace(hit("europa.eu", "official"), confidence="low")],
+        10,
+        "invalid/insufficient",
+    ),
+    Row(
+        "one official page read as refuting, sure",
+        OPEN,
+        [hit("europa.eu", "official", "refute", when=None)],
+        10,
+        "false/weighed",
+    ),
+]
+
+
+@pytest.mark.parametrize("row", WEIGHED_ROWS, ids=[r.situation for r in WEIGHED_ROWS])
+def test_the_shipped_model_decides_on_counted_readings_only(row: Row) -> None:
+    history = SearchHistory(evidence=row.hits, queries=["q"] * row.attempts, pages_visited=2)
+    decision = decide_from_history(
+        question=row.question,
+        history=history,
+        attempts=row.attempts,
+        max_attempts=10,
+        threshold=1.6,
+        min_confidence="medium",
+    )
+    assert isinstance(decision, Final)
+    outcome, reason = row.expected.split("/")
+    assert (decision.result.outcome, decision.result.reason) == (outcome, reason)

@@ -7,7 +7,7 @@ import pytest
 
 from decisions.decide import decide_from_history
 from decisions.types import Final, SearchHistory
-from tests.decisions.hits import LEAN, OPEN, OUTSIDE, WINDOW, hit
+from tests.decisions.hits import COUNTING_ONLY, LEAN, OPEN, OUTSIDE, WINDOW, hit
 
 
 def test_a_final_result_has_the_agent_result_shape() -> None:
@@ -69,7 +69,13 @@ def test_a_lean_is_a_hint_in_the_proof_never_the_outcome() -> None:
 def test_the_search_can_end_early_when_it_stops_paying() -> None:
     history = SearchHistory(evidence=[hit("europa.eu", "official")], queries=["q"] * 3)
     decision = decide_from_history(
-        question=WINDOW, history=history, attempts=3, max_attempts=10, threshold=1.6, final=True
+        question=WINDOW,
+        history=history,
+        attempts=3,
+        max_attempts=10,
+        threshold=1.6,
+        final=True,
+        model=COUNTING_ONLY,
     )
     assert isinstance(decision, Final)
     assert decision.result.outcome == "invalid"

@@ -160,8 +160,10 @@ def test_search_stops_once_refinements_find_nothing_new(
     # The first search finds the page; the first refinement finds nothing new.
     assert route.call_count == 2
     assert claim.queries_used == 2
-    assert verdict.outcome == "invalid"
-    assert verdict.lean is not None and verdict.lean["outcome"] == "true"
+    # One official page that states the claim, read as a sure support, is what a True from
+    # the weighed proposal stands on.
+    assert verdict.outcome == "true"
+    assert verdict.reason == "weighed"
     assert claim.events.filter(kind=EventKind.DECISION, message__contains="stopped paying")
 
 
@@ -175,7 +177,8 @@ def test_a_claim_that_read_too_little_searches_on_while_queries_remain(web: Any)
     budgets = reload_config().budgets
     assert claim.crawls_used == 1 < budgets.min_crawls
     assert route.call_count == claim.queries_used == budgets.max_queries
-    assert verdict.outcome == "invalid"
+    # What it read is then weighed: the one official page's sure support.
+    assert (verdict.outcome, verdict.reason) == ("true", "weighed")
     assert not claim.events.filter(kind=EventKind.DECISION, message__contains="stopped paying")
 
 
@@ -216,4 +219,6 @@ def test_a_listing_page_leads_to_one_click_down_to_the_story_it_lists(web: Any) 
     # The listing's own search snippet stays a lead that never counts.
     assert not [row for row in Evidence.objects.filter(claim=claim, url=hub) if row.was_read]
     assert Evidence.objects.filter(claim=claim, url=OFFICIAL, stance="support").exists()
-    assert verdict.lean is not None and verdict.lean["sources"] == ["senate.gov"]
+    # The release the listing led to is what the weighed True stands on.
+    assert (verdict.outcome, verdict.reason) == ("true", "weighed")
+    assert verdict.support_total == 1.0

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from decisions.decide import decide_from_history
 from decisions.types import EvidenceHit, Final, NeedMoreSearch, SearchHistory
-from tests.decisions.hits import WINDOW, hit
+from tests.decisions.hits import COUNTING_ONLY, WINDOW, hit
 
 
 def _decide(hits: list[EvidenceHit], *, attempts: int = 3) -> Final | NeedMoreSearch:
@@ -20,6 +20,7 @@ def _decide(hits: list[EvidenceHit], *, attempts: int = 3) -> Final | NeedMoreSe
         threshold=1.6,
         max_opposition=0.5,
         min_confidence="medium",
+        model=COUNTING_ONLY,
     )
 
 

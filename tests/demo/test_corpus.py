@@ -16,6 +16,7 @@ from django.core.management import call_command
 
 from claimcheck.language import detect_language
 from claims.models import Claim
+from decisions import outcome_versions
 from decisions.models import Verdict
 from decisions.pipeline import claim_pipeline_run
 from decisions.query import english_names
@@ -41,6 +42,7 @@ from harvester.schema import validate_schema
 from integrations.http.canonical import canonicalize_url
 from registry.domain_rows import parse_domains_csv
 from registry.models import Domain
+from tests.decisions.hits import COUNTING_ONLY
 from tests.evidence.factories import use_config
 
 LIVE = [entry for entry in demo_manifest() if not entry.dead]
@@ -307,10 +309,30 @@ LONE_OFFICIAL = next(c for c in CLAIMS if c.text.startswith("The Union Medicines
 
 
 @pytest.mark.django_db
+def test_the_regulators_own_notice_is_a_weighed_true_for_the_editor_to_review() -> None:
+    demo_load()
+    created, _ = claim_submit(text=LONE_OFFICIAL.text, enqueue=False)
+
+    verdict = claim_pipeline_run(claim_id=created.pk)
+
+    # Short of the counting bar (one publisher), the official page's sure support is what the
+    # weighed True stands on; the proof says it is a proposal.
+    assert verdict is not None
+    assert (verdict.outcome, verdict.reason) == ("true", "weighed")
+    assert 0 < verdict.support_total < 1.6 and verdict.refute_total == 0
+    assert verdict.proposal is not None and verdict.proposal["proposed"] == "true"
+    assert "a proposal for the editor to review" in verdict.proof_markdown
+    assert "medicines-agency.example, official, weight 1.0, support" in verdict.proof_markdown
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize("lean_score", [0.4, None])
 def test_a_claim_short_of_the_agreement_score_is_invalid_and_its_lean_only_a_hint(
-    settings: Any, tmp_path: Path, lean_score: float | None
+    settings: Any, tmp_path: Path, lean_score: float | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Where the weighed proposal does not decide either (here an outcome model that proposes
+    # nothing), the claim is Invalid and the lean is a hint.
+    monkeypatch.setattr(outcome_versions, "outcome_model", lambda *args: COUNTING_ONLY)
     config = yaml.safe_load(Path(settings.CLAIMCHECK_CONFIG).read_text(encoding="utf-8"))
     config.setdefault("budgets", {})["lean_score"] = lean_score
     use_config(settings, tmp_path, yaml.safe_dump(config))

@@ -98,7 +98,8 @@ def test_the_card_tells_what_counted_on_the_nasoflu_claim() -> None:
     claim, verdict = _run(
         nasoflu.text, timeframe_start=nasoflu.timeframe_start, timeframe_end=nasoflu.timeframe_end
     )
-    assert verdict.outcome == "invalid"
+    # The regulator's own notice, read as a sure support, is what its weighed True stands on.
+    assert verdict.outcome == "true"
     page = claim_page(claim=claim)
     counting = claim_counting(claim=claim)
     counted = {row.url for row in counting.shown if counting.rows[row.pk].counted}
