@@ -11,6 +11,7 @@ import pytest
 
 from decisions.decide import decide_from_history
 from decisions.types import ClaimQuestion, EvidenceHit, Final, Lean, NeedMoreSearch, SearchHistory
+from decisions.weighing import OutcomeModel
 from tests.decisions.hits import (
     BY_END,
     COUNTING_ONLY,
@@ -365,10 +366,9 @@ ROWS = [
 ]
 
 
-@pytest.mark.parametrize("row", ROWS, ids=[r.situation for r in ROWS])
-def test_the_decision_table(row: Row) -> None:
+def _decide(row: Row, model: OutcomeModel | None) -> Final | NeedMoreSearch:
     history = SearchHistory(evidence=row.hits, queries=["q"] * row.attempts, pages_visited=2)
-    decision = decide_from_history(
+    return decide_from_history(
         question=row.question,
         history=history,
         attempts=row.attempts,
@@ -377,8 +377,13 @@ def test_the_decision_table(row: Row) -> None:
         lean=row.lean,
         max_opposition=row.max_opposition,
         min_confidence=row.min_confidence,
-        model=COUNTING_ONLY,
+        model=model,
     )
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[r.situation for r in ROWS])
+def test_the_decision_table(row: Row) -> None:
+    decision = _decide(row, COUNTING_ONLY)
     if row.expected == "need_more_search":
         assert isinstance(decision, NeedMoreSearch)
         return
@@ -421,15 +426,7 @@ WEIGHED_ROWS = [
 
 @pytest.mark.parametrize("row", WEIGHED_ROWS, ids=[r.situation for r in WEIGHED_ROWS])
 def test_the_shipped_model_decides_on_counted_readings_only(row: Row) -> None:
-    history = SearchHistory(evidence=row.hits, queries=["q"] * row.attempts, pages_visited=2)
-    decision = decide_from_history(
-        question=row.question,
-        history=history,
-        attempts=row.attempts,
-        max_attempts=10,
-        threshold=1.6,
-        min_confidence="medium",
-    )
+    decision = _decide(replace(row, min_confidence="medium"), None)
     assert isinstance(decision, Final)
     outcome, reason = row.expected.split("/")
     assert (decision.result.outcome, decision.result.reason) == (outcome, reason)

@@ -4,33 +4,18 @@ weighed proposal stands on a counted reading of its own side."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.test import Client
 
-from claims.models import Claim
-from decisions.models import Verdict
-from decisions.pipeline import claim_pipeline_run
 from decisions.selectors import claim_counting
-from decisions.services import claim_submit
-from demo.loader import demo_load
 from desk.selectors.claim_page import claim_page
+from tests.demo.runs import demo_run
 
 pytestmark = pytest.mark.django_db
 
 
-def _run(text: str, **fields: Any) -> tuple[Claim, Verdict]:
-    demo_load()
-    created, _ = claim_submit(text=text, enqueue=False, **fields)
-    verdict = claim_pipeline_run(claim_id=created.pk)
-    assert isinstance(verdict, Verdict)
-    created.refresh_from_db()
-    return created, verdict
-
-
 def test_a_trade_pages_restatement_in_other_words_reads_as_support() -> None:
-    claim, verdict = _run(
+    claim, verdict = demo_run(
         "The Battery Passport rules were approved by the Council of the Union in March 2025"
     )
     rows = [r for r in claim_counting(claim=claim).shown if r.domain == "energy-trade.example"]
@@ -42,7 +27,7 @@ def test_a_trade_pages_restatement_in_other_words_reads_as_support() -> None:
 def test_pages_about_other_events_are_listed_apart_and_never_counted(
     editor_client: Client,
 ) -> None:
-    claim, verdict = _run(
+    claim, verdict = demo_run(
         "The Union Medicines Agency authorised the nasal flu vaccine Nasoflu in October 2024."
     )
     page = claim_page(claim=claim)

@@ -6,28 +6,16 @@ demo corpus; `bench/reworded_bench.py` runs the whole reworded set."""
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
 
 import pytest
 
 from claims.models import Claim
-from decisions.models import Verdict
-from decisions.pipeline import claim_pipeline_run
 from decisions.selectors import claim_counting
-from decisions.services import claim_submit
-from demo.loader import demo_claims, demo_load
+from demo.loader import demo_claims
 from desk.selectors.claim_page import claim_page
+from tests.demo.runs import demo_run
 
 pytestmark = pytest.mark.django_db
-
-
-def _run(text: str, **fields: Any) -> tuple[Claim, Verdict]:
-    demo_load()
-    created, _ = claim_submit(text=text, enqueue=False, **fields)
-    verdict = claim_pipeline_run(claim_id=created.pk)
-    assert isinstance(verdict, Verdict)
-    created.refresh_from_db()
-    return created, verdict
 
 
 def _counted_sides(claim: Claim) -> dict[str, set[str]]:
@@ -58,7 +46,7 @@ def _counted_sides(claim: Claim) -> dict[str, set[str]]:
 def test_a_true_demo_fact_written_otherwise_is_true_with_each_publisher_on_one_side(
     text: str,
 ) -> None:
-    claim, verdict = _run(text)
+    claim, verdict = demo_run(text)
     assert verdict.outcome == "true", verdict.proof_markdown
     assert verdict.refute_total == 0, verdict.proof_markdown
     sides = _counted_sides(claim)
@@ -66,7 +54,7 @@ def test_a_true_demo_fact_written_otherwise_is_true_with_each_publisher_on_one_s
 
 
 def test_a_page_about_another_event_never_refutes() -> None:
-    claim, verdict = _run("Aurora-2 retired in January 2024")
+    claim, verdict = demo_run("Aurora-2 retired in January 2024")
     assert verdict.outcome != "false", verdict.proof_markdown
     counting = claim_counting(claim=claim)
     launch = [r for r in counting.shown if "aurora-3" in r.url]
@@ -82,7 +70,7 @@ def test_a_page_about_another_event_never_refutes() -> None:
     ],
 )
 def test_a_false_demo_fact_is_refuted_by_pages_about_its_own_event(text: str, why: str) -> None:
-    claim, verdict = _run(text)
+    claim, verdict = demo_run(text)
     assert verdict.outcome == "false", (why, verdict.proof_markdown)
     assert verdict.support_total == 0, verdict.proof_markdown
     counting = claim_counting(claim=claim)
@@ -95,7 +83,7 @@ def test_a_false_demo_fact_is_refuted_by_pages_about_its_own_event(text: str, wh
 
 def test_the_card_tells_what_counted_on_the_nasoflu_claim() -> None:
     nasoflu = next(c for c in demo_claims() if "Nasoflu" in c.text)
-    claim, verdict = _run(
+    claim, verdict = demo_run(
         nasoflu.text, timeframe_start=nasoflu.timeframe_start, timeframe_end=nasoflu.timeframe_end
     )
     # The regulator's own notice, read as a sure support, is what its weighed True stands on.
