@@ -13,6 +13,8 @@ from tests.demo.runs import demo_run
 
 pytestmark = pytest.mark.django_db
 
+PORT = "https://portodesa.example/en/news/october-2024-cargo"
+
 
 def test_a_trade_pages_restatement_in_other_words_reads_as_support() -> None:
     claim, verdict = demo_run(
@@ -32,15 +34,18 @@ def test_pages_about_other_events_are_listed_apart_and_never_counted(
     )
     page = claim_page(claim=claim)
     table = {row.domain for row, *_ in page.evidence_counts}
-    apart = {row.domain for row, *_ in page.other_event_rows}
+    apart = {row.url: row for row, *_ in page.other_event_rows}
     assert "medicines-agency.example" in table
-    assert {"borealis-space.example", "portodesa.example"} <= apart, apart
+    # Which other pages the search reaches differs with the database's ordering of ties; the
+    # port's October cargo figures are read on every one.
+    assert PORT in apart, sorted(apart)
+    assert not [url for url in apart if "nasoflu" in url or "nasal-flu" in url]
     assert all(not count.counted for _, count, *_ in page.other_event_rows)
     # The proof does not list them among the pages read.
-    assert "borealis-space.example" not in verdict.proof_markdown
+    assert not [url for url in apart if url in verdict.proof_markdown]
 
     html = editor_client.get(f"/claims/{claim.pk}/").content.decode()
     assert 'id="evidence-other-events"' in html
     assert "Read, not about this claim" in html
     table_html = html.split('id="evidence-other-events"')[0]
-    assert "Aurora-3 weather satellite" not in table_html.split('id="evidence-head"')[1]
+    assert "Cargo figures for October 2024" not in table_html.split('id="evidence-head"')[1]
