@@ -114,8 +114,10 @@ def web_pairs(pages: int) -> list[dict[str, Any]]:
     gold = json.loads((folder / "evaldata.json").read_text(encoding="utf-8"))
     articles: list[tuple[str, list[str]]] = []
     for url, item in sorted(gold.items()):
+        if len(articles) >= pages:
+            break
         path = folder / "eval" / f"{item['file']}.gz"
-        if len(articles) >= pages or not path.is_file():
+        if not path.is_file():
             continue
         html = gzip.decompress(path.read_bytes())
         text = extract_document(content=html, content_type="text/html", url=url).text

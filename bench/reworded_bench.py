@@ -22,7 +22,6 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -32,27 +31,18 @@ UNTOUCHED = ROOT / "bench/data/reworded_demo_untouched.json"
 
 
 def _readings(claim: Any, verdict: Any) -> list[dict[str, Any]]:
-    """The readings the claim's weighed proposal was made from, as the evaluation reports them
-    (the claim's rows where it ended without a proposal), for the outcome fit."""
-    from decisions.hits import evidence_hit
+    """The readings the claim was weighed on, as the evaluation reports them, for the fit."""
     from decisions.types import ClaimQuestion
-    from decisions.weighing import readings_of
+    from evaluation.runner import verdict_readings
     from evidence.models import Evidence
 
-    proposal = verdict.proposal if verdict is not None else None
-    if isinstance(proposal, dict) and "readings" in proposal:
-        return list(proposal["readings"])
     rows = Evidence.objects.filter(claim=claim).select_related("page")
     question = ClaimQuestion(
         text=claim.text, timeframe_start=claim.timeframe_start, timeframe_end=claim.timeframe_end
     )
-    return [
-        asdict(reading)
-        for reading in readings_of(
-            [evidence_hit(row) for row in rows.order_by("-weight", "-stance_score", "id")],
-            question=question,
-        )
-    ]
+    return verdict_readings(
+        verdict, list(rows.order_by("-weight", "-stance_score", "id")), question=question
+    )
 
 
 def _run(text: str, **fields: Any) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from claims.models import Claim, ClaimStatus, EventKind, Outcome
 from decisions.decide import decide_from_history, hit_counts
 from decisions.errors import ClaimError
 from decisions.hits import evidence_hit
+from decisions.models import Verdict
 from decisions.pipeline import claim_pipeline_run, lean_rule
 from decisions.services import claim_submit
 from decisions.types import ClaimQuestion, EvidenceHit, Final, SearchHistory
@@ -216,6 +217,21 @@ def _read_urls(claim: Claim, rows: list[Evidence]) -> list[str]:
     return sorted({_canonical(url) for url in [*crawled, *read]})
 
 
+def verdict_readings(
+    verdict: Verdict | None, rows: list[Evidence], *, question: ClaimQuestion
+) -> list[dict[str, Any]]:
+    """The readings the verdict's own weighed proposal was made from, so that the outcome model
+    is fitted and measured on what the product weighs; the claim's rows (ordered as the
+    evaluation reads them) for a claim that ended without a proposal."""
+    proposal = verdict.proposal if verdict is not None else None
+    if isinstance(proposal, dict) and "readings" in proposal:
+        return list(proposal["readings"])
+    return [
+        asdict(reading)
+        for reading in readings_of([evidence_hit(row) for row in rows], question=question)
+    ]
+
+
 def run_claim(*, item: LabelledClaim, dataset: str) -> ClaimResult:
     started = time.monotonic()
     result = ClaimResult(
@@ -263,18 +279,7 @@ def run_claim(*, item: LabelledClaim, dataset: str) -> ClaimResult:
     own = set(item.page_urls)
     question = _question(claim)
     result.evidence_rows = [_seen(row, question=question, own=own) for row in rows]
-    proposal = verdict.proposal if verdict is not None else None
-    # The readings the verdict's own weighed proposal was made from, so that the outcome model
-    # is fitted and measured on what the product weighs; the claim's rows for a claim that
-    # ended without a proposal.
-    result.readings = (
-        list(proposal["readings"])
-        if isinstance(proposal, dict) and "readings" in proposal
-        else [
-            asdict(reading)
-            for reading in readings_of([evidence_hit(row) for row in rows], question=question)
-        ]
-    )
+    result.readings = verdict_readings(verdict, rows, question=question)
     result.page_independent = _page_independent(claim, rows)
     result.own_pages = _rule(
         claim, [evidence_hit(row) for row in rows if _canonical(row.url) in own]

@@ -43,6 +43,7 @@ from integrations.http.canonical import canonicalize_url
 from registry.domain_rows import parse_domains_csv
 from registry.models import Domain
 from tests.decisions.hits import COUNTING_ONLY
+from tests.demo.runs import demo_run
 from tests.evidence.factories import use_config
 
 LIVE = [entry for entry in demo_manifest() if not entry.dead]
@@ -310,14 +311,10 @@ LONE_OFFICIAL = next(c for c in CLAIMS if c.text.startswith("The Union Medicines
 
 @pytest.mark.django_db
 def test_the_regulators_own_notice_is_a_weighed_true_for_the_editor_to_review() -> None:
-    demo_load()
-    created, _ = claim_submit(text=LONE_OFFICIAL.text, enqueue=False)
-
-    verdict = claim_pipeline_run(claim_id=created.pk)
+    _, verdict = demo_run(LONE_OFFICIAL.text)
 
     # Short of the counting bar (one publisher), the official page's sure support is what the
     # weighed True stands on; the proof says it is a proposal.
-    assert verdict is not None
     assert (verdict.outcome, verdict.reason) == ("true", "weighed")
     assert 0 < verdict.support_total < 1.6 and verdict.refute_total == 0
     assert verdict.proposal is not None and verdict.proposal["proposed"] == "true"
