@@ -78,8 +78,12 @@ def claim_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def claim_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """The claim page's poll, while the claim is checked and after: nothing new since the step
-    the page shows (`since`), 204 and htmx keeps what it shows; otherwise the live part again,
-    with every step, override, keep, take, comment or re-run by anyone since.
+    the page shows (`since`) and no change of the claim's state since the version it shows (`v`),
+    204 and htmx keeps what it shows; otherwise the live part again, with every step, override,
+    keep, take, comment or re-run by anyone since. The version matters on its own: a poll can
+    read the claim a moment before the worker decides it and its steps a moment after, so the
+    page shows the last step with the verdict still pending; without `v` every later poll would
+    find nothing new and the page would wait for a verdict that has come.
 
     With `check`, asked while the editor is typing (a refresh would swap the form away): 204
     when nothing changed, else one plain sentence of what did, which the page shows above the
@@ -92,7 +96,9 @@ def claim_live(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         since = int(request.GET.get("since", "-1"))
     except ValueError:
         since = -1
-    if since == selectors.last_event_sequence(claim=claim):
+    seen = request.GET.get("v", "")
+    same_version = not seen.isdigit() or int(seen) == claim.version
+    if since == selectors.last_event_sequence(claim=claim) and same_version:
         return HttpResponse(status=204)
     if "check" in request.GET:
         return HttpResponse(

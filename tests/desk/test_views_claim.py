@@ -131,7 +131,8 @@ def test_the_claim_page_shows_each_step_of_the_escalation(editor_client: Client)
     assert "The agency approved the plan on 1 March." in page  # the quote
     assert "1.0 / 1.6" in page and "search again" in page
     assert "Verdict pending" in page
-    assert f'hx-get="{reverse("claim_live", args=[claim.pk])}?since=7"' in page
+    poll = reverse("claim_live", args=[claim.pk])
+    assert f'hx-get="{poll}?since=7&amp;v={claim.version}"' in page
     assert 'data-live data-live-ms="500" hx-get=' in page and 'hx-trigger="poll-tick"' in page
 
 
@@ -170,6 +171,30 @@ def test_the_poll_brings_the_verdict_once_decided_and_keeps_watching_slower(
     assert f'{cleared} hx-swap-oob="true"></div>' in body
     assert "<strong>Two</strong> sources agree." in body
     assert "Override the outcome" in body
+
+
+def test_the_poll_brings_the_verdict_when_the_page_had_its_last_step_before_the_decision(
+    editor_client: Client,
+) -> None:
+    # The page's last poll read the claim running, then its steps with the verdict's among them:
+    # nothing new has happened since that step, but the claim's state has.
+    claim = _running_claim()
+    shown = Claim.objects.get(pk=claim.pk).version
+    PipelineEventFactory(claim=claim, sequence=8, kind=EventKind.VERDICT, message="Decided")
+    poll = reverse("claim_live", args=[claim.pk])
+    assert editor_client.get(poll, {"since": 8, "v": shown}, headers=HX).status_code == 204
+
+    VerdictFactory(claim=claim, outcome=Outcome.TRUE, proof_markdown="**Two** sources agree.")
+    Claim.objects.filter(pk=claim.pk).update(
+        status=ClaimStatus.DECIDED, outcome=Outcome.TRUE, version=shown + 1
+    )
+
+    response = editor_client.get(poll, {"since": 8, "v": shown}, headers=HX)
+    assert response.status_code == 200
+    body = text(response)
+    assert "<strong>Two</strong> sources agree." in body
+    assert f"?since=8&amp;v={shown + 1}" in body.split(">", 1)[0]
+    assert editor_client.get(poll, {"since": 8, "v": shown + 1}, headers=HX).status_code == 204
 
 
 def test_a_decided_claims_poll_answers_204_until_someone_changes_it(
