@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from training.stance import inference, news
+from training.stance import inference, news, swaps
 from training.stance.records import (
     CALIBRATION,
     HELD_OUT,
@@ -375,6 +375,7 @@ SETS: dict[str, Callable[[Path], list[Pair]]] = {
     "rte": inference.rte,
     "sufficient-facts": inference.sufficient_facts,
     "perspectrum": inference.perspectrum,
+    "swaps": swaps.swaps,
 }
 
 # What the shipped model is trained on (`python -m training.stance.train` by default): every set.
