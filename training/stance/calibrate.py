@@ -85,3 +85,18 @@ def reliability(probabilities: np.ndarray, gold: list[str]) -> dict[str, list[di
                 rows.append({"from": low, "n": len(picked), "right": round(right, 4)})
         out[label] = rows
     return out
+
+
+def calibrated(
+    logits: np.ndarray, gold: list[str], real: list[int]
+) -> tuple[dict[str, list[float]], dict[str, dict[str, float]], dict[str, list[dict]]]:
+    """The scale and bias fitted on every calibration pair, then the bars and the reliability
+    bands on the pairs of real text (`real`, their indices)."""
+    fitted = fit(logits, gold)
+    probabilities = apply(logits, fitted)
+    real_gold = [gold[i] for i in real]
+    return (
+        fitted,
+        bars(probabilities[real], real_gold),
+        reliability(probabilities[real], real_gold),
+    )

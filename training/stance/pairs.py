@@ -26,6 +26,7 @@ from training.stance.records import (
     SUPPORT,
     TRAIN,
     Pair,
+    content_words,
     held_out,
     jsonl,
     not_held,
@@ -301,18 +302,6 @@ def contrastive(root: Path, per_article: int = 12) -> list[Pair]:
             if same:
                 pairs.append(Pair(rng.choice(same), sentence, NEUTRAL, "contrastive", split))
     return pairs
-
-
-_WORD = re.compile(r"[a-z0-9]{3,}")
-_COMMON = frozenset(
-    "the and for are was were has have had that this with from not but its their they been "
-    "will can than more also which who what when where how about into over after before".split()
-)
-
-
-def content_words(text: str) -> set[str]:
-    """The words of a text that say what it is about: three letters or more, not the commonest."""
-    return {w for w in _WORD.findall(text.lower()) if w not in _COMMON}
 
 
 def distractors(

@@ -52,11 +52,8 @@ def main(argv: list[str] | None = None) -> int:
         card["token_types"],
         ship.BATCH[kind],
     )
-    gold = [p.label for p in tuning]
-    fitted = calibrate.fit(logits, gold)
-    probabilities = calibrate.apply(logits, fitted)
     real = [i for i, p in enumerate(tuning) if p.source in data.REAL_TEXT]
-    bars = calibrate.bars(probabilities[real], [gold[i] for i in real])
+    fitted, bars, reliable = calibrate.calibrated(logits, [p.label for p in tuning], real)
     print(f"{len(tuning)} calibration pairs\ncalibration by class: {json.dumps(fitted)}")
     print(f"bars on real text: {bars}")
     card["calibration"] = fitted
@@ -64,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
     card["calibration_split"] = {
         "pairs": len(tuning),
         "bars": bars,
-        "reliability": calibrate.reliability(probabilities[real], [gold[i] for i in real]),
+        "reliability": reliable,
     }
     card.setdefault("read_on", {})["calibration"] = args.calibrate_on
     card_path.write_text(json.dumps(card, indent=2) + "\n")

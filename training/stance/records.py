@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,3 +65,15 @@ def jsonl(path: Path) -> Iterator[dict]:
         for line in lines:
             if line.strip():
                 yield json.loads(line)
+
+
+_WORD = re.compile(r"[a-z0-9]{3,}")
+_COMMON = frozenset(
+    "the and for are was were has have had that this with from not but its their they been "
+    "will can than more also which who what when where how about into over after before".split()
+)
+
+
+def content_words(text: str) -> set[str]:
+    """The words of a text that say what it is about: three letters or more, not the commonest."""
+    return {w for w in _WORD.findall(text.lower()) if w not in _COMMON}

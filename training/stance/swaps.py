@@ -18,18 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from training.stance import inference
-from training.stance.records import REFUTE, SUPPORT, Pair
-
-_WORD = re.compile(r"[a-z0-9]{3,}")
-_COMMON = frozenset(
-    "the and for are was were has have had that this with from not but its their they been "
-    "will can than more also which who what when where how about into over after before".split()
-)
-
-
-def content_words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _COMMON}
-
+from training.stance.records import REFUTE, SUPPORT, Pair, content_words
 
 _NUMBER = re.compile(r"(?<![\w.,-])\d[\d,]*(?:\.\d+)?(?![\w,-]|\.\d)")
 _YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")

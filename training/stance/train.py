@@ -410,11 +410,10 @@ def main() -> int:
         tuning_logits = predict_logits(
             shipped_run, tuning_encoded, encoder.token_types, ship.BATCH[kind]
         )
-        gold = [p.label for p in tuning]
-        fitted = calibrate.fit(tuning_logits, gold)
-        probabilities = calibrate.apply(tuning_logits, fitted)
         real = [i for i, p in enumerate(tuning) if p.source in data.REAL_TEXT]
-        bars = calibrate.bars(probabilities[real], [gold[i] for i in real])
+        fitted, bars, reliable = calibrate.calibrated(
+            tuning_logits, [p.label for p in tuning], real
+        )
         print(f"\ncalibration by class: {json.dumps(fitted)}\nbars on real text: {bars}")
 
         shutil.copy(shipped, args.out / "stance.onnx")
@@ -431,7 +430,7 @@ def main() -> int:
             soft_header=soft_header,
             fitted=fitted,
             bars=bars,
-            reliability=calibrate.reliability(probabilities[real], [gold[i] for i in real]),
+            reliability=reliable,
             tuning=tuning,
             kind=kind,
             batch=ship.BATCH[kind],
