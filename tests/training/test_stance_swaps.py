@@ -6,8 +6,8 @@ import csv
 import difflib
 from pathlib import Path
 
+from training.stance.pairs import one_detail_swaps as swaps
 from training.stance.records import REFUTE, SUPPORT
-from training.stance.swaps import swaps
 
 RESTATED = (
     "The city's population rose to 120,000 in 2019, Mayor Anna Berg said in March.",

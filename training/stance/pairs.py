@@ -348,6 +348,11 @@ def distractors(
     return pairs
 
 
+def one_detail_swaps(root: Path) -> list[Pair]:
+    """One-detail swaps of the supporting pairs of the real claim sets (`swaps.py`)."""
+    return swaps.swaps(root, (healthver, climate_fever, wice, inference.sufficient_facts))
+
+
 SETS: dict[str, Callable[[Path], list[Pair]]] = {
     "climate-fever": climate_fever,
     "covid-fact": covid_fact,
@@ -364,7 +369,7 @@ SETS: dict[str, Callable[[Path], list[Pair]]] = {
     "rte": inference.rte,
     "sufficient-facts": inference.sufficient_facts,
     "perspectrum": inference.perspectrum,
-    "swaps": swaps.swaps,
+    "swaps": one_detail_swaps,
 }
 
 # What the shipped model is trained on (`python -m training.stance.train` by default): every set.

@@ -14,10 +14,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from training.stance import inference
 from training.stance.records import REFUTE, SUPPORT, Pair, content_words
 
 _NUMBER = re.compile(r"(?<![\w.,-])\d[\d,]*(?:\.\d+)?(?![\w,-]|\.\d)")
@@ -159,29 +158,20 @@ def _negated_claim(claim: str) -> str | None:
     return claim[: auxiliary.end()] + "not " + claim[auxiliary.end() :]
 
 
-def _real_sets(root: Path) -> list[Pair]:
-    from training.stance import pairs as sets
-
+def swaps(
+    root: Path, sets: Sequence[Callable[[Path], list[Pair]]], per_source: int = 900
+) -> list[Pair]:
+    """A supporting pair of each of `sets` (the readers of real claim sets whose folders are
+    present under `root`) beside its swaps (see the module's text): at most `per_source`
+    supporting pairs of each set make swaps, every split in its own share."""
+    rng = random.Random(17)
     found: list[Pair] = []
-    readers: list[Callable[[Path], list[Pair]]] = [
-        sets.healthver,
-        sets.climate_fever,
-        sets.wice,
-        inference.sufficient_facts,
-    ]
-    for read in readers:
+    for read in sets:
         try:
             found.extend(read(root))
         except FileNotFoundError:
             continue
-    return found
-
-
-def swaps(root: Path, per_source: int = 900) -> list[Pair]:
-    """A supporting pair of each real claim set beside its swaps (see the module's text): at
-    most `per_source` supporting pairs of each set make swaps, every split in its own share."""
-    rng = random.Random(17)
-    supporting = [p for p in _real_sets(root) if p.label == SUPPORT and p.kind != "partial"]
+    supporting = [p for p in found if p.label == SUPPORT and p.kind != "partial"]
     names_by_source: dict[str, list[str]] = {}
     for pair in supporting:
         names_by_source.setdefault(pair.source, []).extend(_names(pair.evidence))
