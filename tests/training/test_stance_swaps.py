@@ -73,14 +73,22 @@ def test_a_name_is_swapped_whole_for_one_of_as_many_words(tmp_path: Path) -> Non
 
 
 def test_a_claim_with_no_detail_to_change_is_negated(tmp_path: Path) -> None:
+    claim = "Regular handwashing is a habit that stops the spread of the common cold."
+    evidence = "Regular handwashing is a habit that stops the spread of the common cold in schools."
+    made = [p for p in swaps(_root(tmp_path, [(claim, evidence)])) if p.label == REFUTE]
+    assert [(p.kind, p.claim, p.evidence) for p in made] == [
+        (
+            "negation",
+            "Regular handwashing is not a habit that stops the spread of the common cold.",
+            evidence,
+        )
+    ]
+
+
+def test_a_shared_direction_word_is_turned_to_its_opposite(tmp_path: Path) -> None:
     claim = "Regular handwashing is effective against the spread of the common cold."
     evidence = "Regular handwashing is effective against the spread of the common cold in schools."
     made = [p for p in swaps(_root(tmp_path, [(claim, evidence)])) if p.label == REFUTE]
-    kinds = {p.kind for p in made}
-    assert kinds & {"direction", "negation"}, made
-    for pair in made:
-        if pair.kind == "negation":
-            assert pair.claim.startswith("Regular handwashing is not effective")
-            assert pair.evidence == evidence
-        else:
-            assert "ineffective" in pair.evidence
+    assert [(p.kind, p.evidence) for p in made] == [
+        ("direction", evidence.replace("effective", "ineffective"))
+    ]

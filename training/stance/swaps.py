@@ -24,12 +24,12 @@ _YEAR = re.compile(r"\b(19[5-9]\d|20[0-4]\d)\b")
 _MONTHS = (
     "January February March April May June July August September October November December"
 ).split()
-_MONTH = re.compile(r"\b(" + "|".join(_MONTHS) + r")\b")
-# A whole run of capitalised words; `_names` keeps those not at a sentence's start.
 _MONTH_NAMES = "|".join(_MONTHS)
+_MONTH = re.compile(rf"\b({_MONTH_NAMES})\b")
 _DAY = re.compile(
     rf"\b(\d{{1,2}})(?:st|nd|rd|th)? (?:{_MONTH_NAMES})\b|\b(?:{_MONTH_NAMES}) (\d{{1,2}})\b"
 )
+# A whole run of capitalised words; `_names` keeps those not at a sentence's start.
 _NAME = re.compile("(?<![\\w'\u2019-])[A-Z][\\w'\u2019-]+(?: [A-Z][\\w'\u2019-]+)*")
 _OPENERS = frozenset("The A An In On At By For From His Her Its Their This That".split())
 _OPENING = re.compile(r"(?:^|[.!?:\"“(]\s*)$")
@@ -171,22 +171,20 @@ def swaps(
             found.extend(read(root))
         except FileNotFoundError:
             continue
-    supporting = [p for p in found if p.label == SUPPORT and p.kind != "partial"]
-    names_by_source: dict[str, list[str]] = {}
-    for pair in supporting:
-        names_by_source.setdefault(pair.source, []).extend(_names(pair.evidence))
-    pools = {source: sorted(set(names)) for source, names in names_by_source.items()}
-    out: list[Pair] = []
     by_source: dict[str, list[Pair]] = {}
-    for pair in supporting:
-        by_source.setdefault(pair.source, []).append(pair)
-    for source, rows in sorted(by_source.items()):
+    for pair in found:
+        if pair.label == SUPPORT and pair.kind != "partial":
+            by_source.setdefault(pair.source, []).append(pair)
+    out: list[Pair] = []
+    for _, rows in sorted(by_source.items()):
+        # The names another name of the set is drawn from.
+        pool = sorted({name for pair in rows for name in _names(pair.evidence)})
         rng.shuffle(rows)
         made = 0
         for pair in rows:
             if made >= per_source:
                 break
-            changed = _changes(pair, pools.get(source, []), rng)
+            changed = _changes(pair, pool, rng)
             if not changed:
                 continue
             made += 1
