@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -170,3 +171,26 @@ def test_a_run_weighs_sets_over_the_recipe_and_refuses_a_malformed_weight() -> N
     for malformed in ("liar-plus", "liar-plus=x", "=2", "liar-plus=-1"):
         with pytest.raises(ValueError, match="not a set weight"):
             recipe.weighed(malformed)
+
+
+def test_a_run_caps_sets_over_the_recipe_and_refuses_a_malformed_cap() -> None:
+    def pair(n: int, kind: str, label: str = NEUTRAL) -> Pair:
+        return Pair(f"claim {kind} {n}", "evidence", label, "fnc-1", TRAIN, kind)
+
+    rows = [pair(n, "unrelated") for n in range(4000)]
+    rows += [pair(n, "discuss") for n in range(4000)]
+    rows += [pair(n, "disagree", REFUTE) for n in range(400)]
+
+    whole = recipe.capped("fnc-1=600")
+    mixed = recipe.training_mix(rows, seed=13, caps=whole)
+    assert len(mixed) == 600
+    assert {p.kind for p in mixed} == {"unrelated", "discuss", "disagree"}
+
+    by_kind = recipe.capped("fnc-1:discuss=100")
+    assert by_kind[("fnc-1", "unrelated")] == recipe.CAPS[("fnc-1", "unrelated")]
+    counted = Counter(p.kind for p in recipe.training_mix(rows, seed=13, caps=by_kind))
+    assert counted == {"unrelated": 3000, "discuss": 100, "disagree": 400}
+    assert recipe.training_mix(rows, seed=13) == recipe.training_mix(rows, 13, recipe.capped(""))
+    for malformed in ("fnc-1", "fnc-1=x", "=2", "fnc-1=-1", "fnc-1=2.5"):
+        with pytest.raises(ValueError, match="not a set cap"):
+            recipe.capped(malformed)

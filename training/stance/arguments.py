@@ -44,6 +44,12 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
         help="weights over recipe.py's, e.g. liar-plus=3,covid-fact=2 (set or set:kind)",
     )
     parser.add_argument(
+        "--cap",
+        default="",
+        help="caps over recipe.py's, e.g. fnc-1=900 (the most pairs of a set or set:kind that"
+        " train; a set named alone drops the recipe's caps on its kinds)",
+    )
+    parser.add_argument(
         "--decisive",
         default="",
         help="also train on the sentence of each joined pair of these sets that decides it,"
@@ -130,6 +136,7 @@ def parse(argv: Sequence[str] | None = None) -> argparse.Namespace:
         args.sets = ",".join(data.OPEN)
     try:
         recipe.weighed(args.weigh)
+        recipe.capped(args.cap)
     except ValueError as error:
         parser.error(str(error))
     args.teacher = args.teacher or args.init

@@ -63,6 +63,7 @@ def card_of(
         if args.soft
         else {},
         "weights": {f"{s}:{k}" if k else s: w for (s, k), w in recipe.weighed(args.weigh).items()},
+        "caps": {f"{s}:{k}" if k else s: n for (s, k), n in recipe.capped(args.cap).items()},
         "calibration": fitted,
         "bars": {label: bars[label]["bar"] for label in bars},
         "calibration_split": {

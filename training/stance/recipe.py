@@ -40,35 +40,53 @@ WEIGHTS: dict[tuple[str, str], float] = {
 }
 
 
-def weighed(overrides: str) -> dict[tuple[str, str], float]:
-    """WEIGHTS with a run's own: "liar-plus=3,fnc-1:disagree=2.5" (a set, or set:label kind)."""
-    weights = dict(WEIGHTS)
-    for item in filter(None, (part.strip() for part in overrides.split(","))):
+def _overrides(text: str, what: str) -> dict[tuple[str, str], float]:
+    """ "liar-plus=3,fnc-1:disagree=2.5" as {(set, kind or ""): value}; no value below 0."""
+    out: dict[tuple[str, str], float] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
         name, sep, value = item.partition("=")
         source, _, kind = name.partition(":")
         try:
-            weight = float(value)
+            number = float(value)
         except ValueError:
-            weight = -1.0
-        if not sep or not source or weight < 0:
-            raise ValueError(f"not a set weight: {item!r} (write set=weight or set:kind=weight)")
-        weights[(source, kind)] = weight
-    return weights
+            number = -1.0
+        if not sep or not source or number < 0:
+            raise ValueError(f"not a set {what}: {item!r} (write set={what} or set:kind={what})")
+        out[(source, kind)] = number
+    return out
+
+
+def weighed(overrides: str) -> dict[tuple[str, str], float]:
+    """WEIGHTS with a run's own: "liar-plus=3,fnc-1:disagree=2.5" (a set, or set:label kind)."""
+    return {**WEIGHTS, **_overrides(overrides, "weight")}
+
+
+def capped(overrides: str) -> dict[tuple[str, str], int]:
+    """CAPS with a run's own, "fnc-1=600,fnc-1:discuss=200": a set's cap holds for its kinds
+    that have none of their own, so a set named alone loses the recipe's caps on its kinds."""
+    own = _overrides(overrides, "cap")
+    if any(count != int(count) for count in own.values()):
+        raise ValueError(f"not a set cap: {overrides!r} (a cap is a whole number of pairs)")
+    named = {source for source, kind in own if not kind}
+    caps = {key: n for key, n in CAPS.items() if not (key[0] in named and key[1])}
+    return {**caps, **{key: int(count) for key, count in own.items()}}
 
 
 def weight_of(pair: Pair, weights: dict[tuple[str, str], float] = WEIGHTS) -> float:
     return weights.get((pair.source, pair.kind), weights.get((pair.source, ""), 1.0))
 
 
-def training_mix(pairs: list[Pair], seed: int) -> list[Pair]:
-    """The training side of `pairs`, capped as CAPS says and in a fixed random order."""
+def training_mix(
+    pairs: list[Pair], seed: int, caps: dict[tuple[str, str], int] = CAPS
+) -> list[Pair]:
+    """The training side of `pairs`, capped as `caps` says and in a fixed random order."""
     rng = random.Random(seed)
     train = [p for p in pairs if p.split == TRAIN]
     groups: dict[tuple[str, str], list[Pair]] = {}
     for pair in train:
-        if (pair.source, pair.kind) in CAPS:
+        if (pair.source, pair.kind) in caps:
             key = (pair.source, pair.kind)
-        elif (pair.source, "") in CAPS:
+        elif (pair.source, "") in caps:
             key = (pair.source, "")
         else:
             key = (pair.source, "*")
@@ -80,8 +98,8 @@ def training_mix(pairs: list[Pair], seed: int) -> list[Pair]:
             real = [p for p in rows if p.label == SUPPORT]
             counter = [p for p in rows if p.label == REFUTE]
             mixed += real + rng.sample(counter, min(len(real), len(counter)))
-        elif key in CAPS:
-            mixed += rng.sample(rows, min(CAPS[key], len(rows)))
+        elif key in caps:
+            mixed += rng.sample(rows, min(caps[key], len(rows)))
         else:
             mixed += rows
     rng.shuffle(mixed)

@@ -311,7 +311,7 @@ def main() -> int:
     pairs = data.load(args.eval_root, names)
     if not pairs:
         raise SystemExit(f"no training data under {args.eval_root}")
-    mix = recipe.training_mix(pairs, args.seed)
+    mix = recipe.training_mix(pairs, args.seed, recipe.capped(args.cap))
     train = mix[args.skip : args.skip + args.limit if args.limit else None]
     held = [p for p in pairs if p.split == data.HELD_OUT]
     tuning = [p for p in pairs if p.split == data.CALIBRATION]
