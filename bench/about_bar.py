@@ -8,42 +8,26 @@ gold label, how many pairs fall under each candidate bar.
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from bench.pipeline_reading import calibration_pairs, start  # noqa: E402
 
 BARS = (0.05, 0.1, 0.15, 0.2)
 SETS = ("climate-fever", "wice", "fnc-1", "healthver", "distractors", "liar-plus")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--limit", type=int, default=200, help="calibration pairs per set")
-    args = parser.parse_args()
-    import django
-
-    django.setup()
-    from evaluation.evaldata import eval_data_dir, missing_data
-    from evidence.stance.model import get_strong
-    from training.stance import pairs as data
-
-    root = eval_data_dir()
-    if not root.is_dir():
-        print(missing_data(root, what="the evaluation data"))
+    ready = start(__doc__ or "", 200)
+    if ready is None:
         return 1
-    model = get_strong()
-    if model is None:
-        print("the strong reader does not load")
-        return 1
+    limit, root, model = ready
     for name in SETS:
-        rows = [r for r in data.load(root, (name,)) if r.split == data.CALIBRATION][: args.limit]
+        rows = calibration_pairs(root, name, limit)
         under: dict[str, Counter[float]] = defaultdict(Counter)
         total: Counter[str] = Counter()
         for row in rows:

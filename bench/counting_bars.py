@@ -16,16 +16,19 @@ the lowest bar at which the real-text count is right at least TARGET of the time
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
-os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+from bench.pipeline_reading import (  # noqa: E402
+    calibration_pairs,
+    read_as_pipeline,
+    start,
+)
 
 if TYPE_CHECKING:
     from evidence.stance.scorer import Judgement
@@ -51,41 +54,42 @@ def counts_at(judgement: Judgement, label: str, bar: float) -> bool:
     return alone and judgement.score >= bar
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--limit", type=int, default=300, help="calibration pairs per set")
-    args = parser.parse_args()
-    import django
+def made_by(judgement: Judgement) -> str:
+    """What made a counted reading: the rules that found the same ("polarity", "number_mismatch"
+    ...), a rule alone ("rule"), or the model alone."""
+    from evidence.stance.combine import VETOES
 
-    django.setup()
-    from evaluation.evaldata import eval_data_dir, missing_data
-    from evidence.stance import ClaimContext, judge_sentences
-    from evidence.stance.model import get_strong
+    rules = [reason for reason in judgement.reasons if reason in VETOES]
+    if rules:
+        return "+".join(rules)
+    return "rule" if "rule" in judgement.reasons else "model alone"
+
+
+def _makers(rows: list, judged: list, counted: list[int]) -> list[str]:
+    """One line per maker of the counted readings: how many, how many right, and by set."""
+    groups: dict[str, list[int]] = {}
+    for i in counted:
+        groups.setdefault(made_by(judged[i]), []).append(i)
+    lines = []
+    for maker, indices in sorted(groups.items(), key=lambda item: -len(item[1])):
+        right = sum(rows[i].label == judged[i].stance for i in indices)
+        sets = Counter(rows[i].source for i in indices)
+        where = ", ".join(f"{name} {n}" for name, n in sets.most_common())
+        lines.append(f"  {maker}: {len(indices)} counted, {right} right ({where})")
+    return lines
+
+
+def main() -> int:
+    ready = start(__doc__ or "", 300)
+    if ready is None:
+        return 1
+    limit, root, model = ready
     from training.stance import pairs as data
 
-    root = eval_data_dir()
-    if not root.is_dir():
-        print(missing_data(root, what="the evaluation data"))
-        return 1
-    model = get_strong()
-    if model is None:
-        print("the strong reader does not load")
-        return 1
     shipped = dict(model.bars or {})
     model.bars = {data.SUPPORT: 1.0, data.REFUTE: 1.0}
-    rows = []
-    for name in SETS:
-        rows += [r for r in data.load(root, (name,)) if r.split == data.CALIBRATION][: args.limit]
-    by_claim: dict[str, list[int]] = {}
-    for index, row in enumerate(rows):
-        by_claim.setdefault(row.claim, []).append(index)
-    judged: list = [None] * len(rows)
-    for claim, indices in by_claim.items():
-        sentences = [rows[i].evidence for i in indices]
-        for i, judgement in zip(
-            indices, judge_sentences(ClaimContext(text=claim), sentences), strict=True
-        ):
-            judged[i] = judgement
+    rows = [row for name in SETS for row in calibration_pairs(root, name, limit)]
+    judged = read_as_pipeline(rows)
     real = [i for i, row in enumerate(rows) if row.source in data.REAL_TEXT]
     decoys = [i for i, row in enumerate(rows) if row.source == "distractors"]
     print(f"calibration pairs: {len(real)} of real text, {len(decoys)} distractors")
@@ -101,6 +105,11 @@ def main() -> int:
             if chosen is None and len(counted) >= MIN_READINGS and right >= TARGET:
                 chosen = bar
         print(f"  lowest bar right at least {TARGET}: {chosen if chosen is not None else 'none'}")
+        bar = shipped.get(label, 1.0)
+        print(f"  what made those counted at the card's bar ({bar}):")
+        print(
+            "\n".join(_makers(rows, judged, [i for i in real if counts_at(judged[i], label, bar)]))
+        )
     return 0
 
 

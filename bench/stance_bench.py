@@ -111,7 +111,7 @@ def _model(rows: list[data.Pair]) -> tuple[list, list, dict[str, float]] | None:
     """The model's own readings, and the pipeline's (the model with the lexical rules over it)."""
     from django.conf import settings
 
-    from evidence.stance import ClaimContext, judge_sentences
+    from bench.pipeline_reading import read_as_pipeline
     from evidence.stance import model as stance_model
     from evidence.stance.model import StanceModel
 
@@ -136,13 +136,7 @@ def _model(rows: list[data.Pair]) -> tuple[list, list, dict[str, float]] | None:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     added = _rss_mb() - before
     stance_model.get()  # the pipeline's copy, loaded once
-    judged: list = [None] * len(rows)
-    for claim, indices in by_claim.items():
-        sentences = [rows[i].evidence for i in indices]
-        for i, judgement in zip(
-            indices, judge_sentences(ClaimContext(text=claim), sentences), strict=True
-        ):
-            judged[i] = judgement
+    judged = read_as_pipeline(rows)
     return (
         readings,
         judged,

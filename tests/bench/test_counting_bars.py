@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bench.counting_bars import counts_at
+from types import SimpleNamespace
+
+from bench.counting_bars import _makers, counts_at, made_by
 from evidence.models import Confidence, Stance
 from evidence.stance.scorer import Judgement
 
@@ -34,3 +36,23 @@ def test_a_reading_of_neither_counts_for_no_side() -> None:
     neither = _judgement(Stance.NEUTRAL, 0.9, Confidence.LOW, "partial")
     assert not counts_at(neither, Stance.REFUTE, 0.5)
     assert not counts_at(neither, Stance.SUPPORT, 0.5)
+
+
+def test_each_counted_reading_is_put_down_to_what_made_it() -> None:
+    agreed = _judgement(Stance.REFUTE, 0.9, Confidence.MEDIUM, "polarity", "agree")
+    alone = _judgement(Stance.REFUTE, 0.97, Confidence.HIGH)
+    ruled = Judgement(Stance.SUPPORT, 0.9, Confidence.HIGH, 0.9, reasons=["number_rounded", "rule"])
+    assert made_by(agreed) == "polarity"
+    assert made_by(alone) == "model alone"
+    assert made_by(ruled) == "rule"
+
+    rows = [
+        SimpleNamespace(label="neutral", source="healthver"),
+        SimpleNamespace(label="refute", source="liar-plus"),
+        SimpleNamespace(label="refute", source="liar-plus"),
+    ]
+    lines = _makers(rows, [agreed, agreed, alone], [0, 1, 2])
+    assert lines == [
+        "  polarity: 2 counted, 1 right (healthver 1, liar-plus 1)",
+        "  model alone: 1 counted, 1 right (liar-plus 1)",
+    ]
