@@ -18,9 +18,15 @@ if TYPE_CHECKING:
     from training.stance.pairs import Pair
 
 
-def with_strong_reader() -> tuple[Path, StanceModel] | None:
-    """Django set up, the evaluation data's folder and the strong reader; None, after one line
-    that says which is missing."""
+def start(doc: str, default_limit: int) -> tuple[int, Path, StanceModel] | None:
+    """A calibration benchmark's start: its `--limit` (pairs per set), Django set up, the
+    evaluation data's folder and the strong reader; None, after one line that says which is
+    missing."""
+    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
+    parser.add_argument(
+        "--limit", type=int, default=default_limit, help="calibration pairs per set"
+    )
+    limit = parser.parse_args().limit
     import django
 
     django.setup()
@@ -35,19 +41,7 @@ def with_strong_reader() -> tuple[Path, StanceModel] | None:
     if model is None:
         print("the strong reader does not load")
         return None
-    return root, model
-
-
-def start(doc: str, default_limit: int) -> tuple[int, Path, StanceModel] | None:
-    """A calibration benchmark's start: its `--limit` (pairs per set), then Django, the
-    evaluation data's folder and the strong reader as `with_strong_reader` gives them."""
-    parser = argparse.ArgumentParser(description=doc.split("\n")[0])
-    parser.add_argument(
-        "--limit", type=int, default=default_limit, help="calibration pairs per set"
-    )
-    limit = parser.parse_args().limit
-    ready = with_strong_reader()
-    return None if ready is None else (limit, *ready)
+    return limit, root, model
 
 
 def calibration_pairs(root: Path, name: str, limit: int) -> list[Pair]:
@@ -64,11 +58,10 @@ def read_as_pipeline(rows: list[Pair]) -> list[Judgement]:
     by_claim: dict[str, list[int]] = {}
     for index, row in enumerate(rows):
         by_claim.setdefault(row.claim, []).append(index)
-    judged: list[Judgement | None] = [None] * len(rows)
+    judged: dict[int, Judgement] = {}
     for claim, indices in by_claim.items():
         sentences = [rows[i].evidence for i in indices]
-        for i, judgement in zip(
-            indices, judge_sentences(ClaimContext(text=claim), sentences), strict=True
-        ):
-            judged[i] = judgement
-    return [judgement for judgement in judged if judgement is not None]
+        judged.update(
+            zip(indices, judge_sentences(ClaimContext(text=claim), sentences), strict=True)
+        )
+    return [judged[i] for i in range(len(rows))]
