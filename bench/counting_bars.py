@@ -56,10 +56,12 @@ def counts_at(judgement: Judgement, label: str, bar: float) -> bool:
 
 def made_by(judgement: Judgement) -> str:
     """What made a counted reading: the rules that found the same ("polarity", "number_mismatch"
-    ...), a rule alone ("rule"), or the model alone."""
+    ...) and the second reader where it agreed, a rule alone ("rule"), or the model alone."""
     from evidence.stance.combine import VETOES
 
     rules = [reason for reason in judgement.reasons if reason in VETOES]
+    if "second" in judgement.reasons:
+        rules.append("second reader")
     if rules:
         return "+".join(rules)
     return "rule" if "rule" in judgement.reasons else "model alone"

@@ -66,6 +66,7 @@ def combined(
     *,
     refute_lean: float = 0.0,
     support_lean: float = 0.0,
+    second: str | None = None,
 ) -> Judgement:
     """The model reads paraphrase far better than word overlap can, but a small model is
     unreliable with numbers, negation scope, opposite verbs and reported speech, where the
@@ -85,7 +86,10 @@ def combined(
     lexical scorer is sure of the support with nothing against it, the two agree on a support.
     A refutation of a sentence that only states part of the claim (every word of it the
     claim's, nothing negated) is the reader taking what the sentence leaves out for a
-    contradiction: it says nothing either way."""
+    contradiction: it says nothing either way. Where a second model, trained apart, read the
+    sentence too (`second`: the fast reader's likeliest label) and reads a refutation as well,
+    the strong model's refutation counts from SECOND_AGREE, with a rule's agreement or without:
+    two readers agreeing. Where it reads none, a refutation counts only as it did without it."""
     if lexical.stance == Stance.REFUTE and modelled.stance != Stance.REFUTE:
         vetoes = [r for r in lexical.reasons if r in VETOES]
         if (
@@ -132,6 +136,19 @@ def combined(
         )
     if modelled.stance == Stance.REFUTE:
         agreeing = [r for r in lexical.reasons if r in VETOES and r not in modelled.reasons]
+        if (
+            second == Stance.REFUTE
+            and modelled.confidence == Confidence.LOW
+            and modelled.score >= SECOND_AGREE
+            and "date_outside" not in modelled.reasons
+        ):
+            # Both models read a refutation of a sentence about the claim that states more than
+            # part of it: two readers trained apart agreeing.
+            return replace(
+                modelled,
+                confidence=Confidence.MEDIUM,
+                reasons=[*modelled.reasons, *agreeing, "second", "agree"],
+            )
         if (
             lexical.stance == Stance.REFUTE
             and modelled.confidence == Confidence.LOW
@@ -246,6 +263,9 @@ MODEL_HIGH = 0.95
 # A support the model leans to (at least this sure) that the lexical scorer also reads as a
 # high-confidence support: two readers that fail in different ways agreeing.
 MODEL_AGREE = 0.5
+# How sure the strong model must be of a refutation the fast model also reads for the two to
+# agree on one that counts (chosen on the calibration pairs, `bench/counting_bars.py`).
+SECOND_AGREE = 0.6
 
 
 def model_bars() -> dict[str, float]:

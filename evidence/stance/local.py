@@ -136,6 +136,7 @@ def _judge(
                 from_model(signals, passage, reading, reference),
                 refute_lean=leans_refute(signals, passage, reading),
                 support_lean=leans_support(signals, passage, reading),
+                second=reading.fast,
             ),
         )
         for c, j, passage, reading in zip(candidates, lexical, texts, readings, strict=True)

@@ -24,7 +24,7 @@ import json
 import logging
 import os
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,10 @@ class Reading:
     stance: str
     probability: float
     probabilities: dict[str, float]
+    fast: str | None = None
+    """Where the strong model read the sentence, the fast model's likeliest label for it: a
+    second reader, trained apart, whose agreement lets a refutation the strong model reads
+    count (`combine.combined`)."""
 
 
 class StanceModel:
@@ -186,7 +190,7 @@ def read_where_it_decides(claim: str, sentences: list[str]) -> list[Reading] | N
     for index, reading in zip(
         chosen, strong.read(claim, [sentences[i] for i in chosen]), strict=True
     ):
-        out[index] = reading
+        out[index] = replace(reading, fast=readings[index].stance)
     return out
 
 

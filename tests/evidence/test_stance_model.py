@@ -231,6 +231,26 @@ def test_a_headline_that_restates_part_of_the_claim_does_not_count_against_it() 
     assert statement.confidence in (Confidence.MEDIUM, Confidence.HIGH)
 
 
+def test_a_refutation_both_readers_read_counts_and_one_the_fast_reader_misses_does_not() -> None:
+    """No rule finds these contradictions; the strong reader reads both, below its refute bar.
+    Where the fast reader, trained apart, reads the refutation too, the two agree and it counts;
+    where it reads a support, the refutation stays as unsure as the strong reader alone."""
+    [baseless] = judge_sentences(
+        ClaimContext("Claims that the bridge is safe are baseless."),
+        ["Engineers inspected the bridge and certified it safe for traffic."],
+    )
+    [fell] = judge_sentences(
+        ClaimContext("The company doubled its profits last year."),
+        ["The company's profits fell by a third last year."],
+    )
+
+    assert (baseless.stance, baseless.confidence) == (Stance.REFUTE, Confidence.MEDIUM)
+    assert {"second", "agree"} <= set(baseless.reasons)
+    assert not set(baseless.reasons) & combine.VETOES  # no rule made it
+    assert (fell.stance, fell.confidence) == (Stance.REFUTE, Confidence.LOW)
+    assert fell.score < model_bars()[Stance.REFUTE]
+
+
 def test_readings_in_one_batch_match_readings_one_at_a_time() -> None:
     model = stance_model.get()
     assert model is not None
@@ -376,6 +396,9 @@ def test_the_strong_reader_reads_only_the_picked_sentences_and_the_rest_read_as_
     assert [r.stance for r in readings] == ["neutral", "refute", "neutral", "refute"]
     assert readings[0].probabilities == {"support": 0.0, "refute": 0.0, "neutral": 1.0}
     assert readings[1].probabilities["refute"] > 0.99
+    # A sentence the strong reader read carries the fast one's label, its second reader.
+    fast_labels = [r.stance for r in fast.read(CLAIM.text, sentences)]
+    assert [r.fast for r in readings] == [None, fast_labels[1], None, fast_labels[3]]
 
 
 @pytest.mark.usefixtures("refuting_strong_reader")

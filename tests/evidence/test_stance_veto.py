@@ -41,6 +41,44 @@ def test_a_rule_that_finds_what_the_model_leans_to_makes_the_refutation_count() 
     assert combine.combined(rule, faint).confidence == Confidence.LOW
 
 
+def test_a_refutation_the_second_reader_does_not_read_counts_only_as_it_did_without_it() -> None:
+    nothing = _judgement(Stance.SUPPORT, 0.5, Confidence.LOW, [])
+    alone = _judgement(Stance.REFUTE, 0.9, Confidence.LOW, ["model"])
+    rule = _judgement(Stance.REFUTE, 0.7, Confidence.HIGH, ["polarity"])
+    for second in (None, Stance.SUPPORT, Stance.NEUTRAL):
+        # The model alone, below its refute bar, does not count.
+        assert combine.combined(nothing, alone, second=second).confidence == Confidence.LOW
+        # A rule that finds the contradiction the model reads makes it count, as it did.
+        agreed = combine.combined(rule, alone, second=second)
+        assert (agreed.stance, agreed.confidence) == (Stance.REFUTE, Confidence.MEDIUM)
+        assert "second" not in agreed.reasons
+
+
+def test_two_readers_trained_apart_agree_on_a_refutation_that_counts() -> None:
+    nothing = _judgement(Stance.SUPPORT, 0.5, Confidence.LOW, [])
+    sure = _judgement(Stance.REFUTE, combine.SECOND_AGREE, Confidence.LOW, ["model"])
+    combined = combine.combined(nothing, sure, second=Stance.REFUTE)
+    assert (combined.stance, combined.confidence) == (Stance.REFUTE, Confidence.MEDIUM)
+    assert {"second", "agree"} <= set(combined.reasons)
+    faint = _judgement(Stance.REFUTE, combine.SECOND_AGREE - 0.01, Confidence.LOW, ["model"])
+    assert combine.combined(nothing, faint, second=Stance.REFUTE).confidence == Confidence.LOW
+    # A sentence that states part of the claim is no refutation, whoever reads one.
+    part = _judgement(Stance.SUPPORT, 0.5, Confidence.LOW, ["part"])
+    assert combine.combined(part, sure, second=Stance.REFUTE).stance == Stance.NEUTRAL
+    # Nor is one about something else.
+    off = _judgement(Stance.NEUTRAL, 0.1, Confidence.LOW, [], relevance=RELEVANT - 0.1)
+    assert combine.combined(off, sure, second=Stance.REFUTE).stance == Stance.NEUTRAL
+
+
+def test_the_date_rules_refutation_of_a_support_is_not_the_second_readers_to_stop() -> None:
+    nothing = _judgement(Stance.SUPPORT, 0.5, Confidence.LOW, [])
+    dated = _judgement(Stance.REFUTE, 0.97, Confidence.HIGH, ["model", "date_outside"])
+    combined = combine.combined(nothing, dated, second=Stance.SUPPORT)
+    assert (combined.stance, combined.confidence) == (Stance.REFUTE, Confidence.HIGH)
+    weak = _judgement(Stance.REFUTE, 0.7, Confidence.LOW, ["model", "date_outside"])
+    assert combine.combined(nothing, weak, second=Stance.REFUTE).confidence == Confidence.LOW
+
+
 def _reading(support: float, refute: float) -> Reading:
     probabilities: dict[str, float] = {Stance.SUPPORT: support, Stance.REFUTE: refute}
     probabilities[Stance.NEUTRAL] = 1.0 - support - refute
