@@ -7,9 +7,10 @@ The bars of the strong reader's card (`bars` in stance.json) decide which model 
 (`evidence.stance.combine.model_confidence`). The pipeline is read once with both bars at 1.0,
 where only the rules' agreement, or the fast reader's (`combine.SECOND_AGREE`), makes a reading
 count; a reading the model alone made, and that the rules left as it was, counts at bar b when
-the model was at least b sure. For each label and bar this prints how many readings count on the real-text sets and how often they are right, and
-on the distractors (a claim against another claim's evidence, where every count is wrong), and
-the lowest bar at which the real-text count is right at least TARGET of the time.
+the model was at least b sure. For each label and bar this prints how many readings count on
+the real-text sets and how often they are right, and on the distractors (a claim against another
+claim's evidence, where every count is wrong), and the lowest bar at which the real-text count
+is right at least TARGET of the time.
 
     DJANGO_DEBUG=1 .venv/bin/python bench/counting_bars.py [--limit 300]
 """
