@@ -89,7 +89,9 @@ def combined(
     contradiction: it says nothing either way. Where a second model, trained apart, read the
     sentence too (`second`: the fast reader's likeliest label) and reads a refutation as well,
     the strong model's refutation counts from SECOND_AGREE, with a rule's agreement or without:
-    two readers agreeing. Where it reads none, a refutation counts only as it did without it."""
+    two readers agreeing. Where it reads none, a refutation counts only as it did without it.
+    A support the strong model reads below its bar counts the same way, from SECOND_AGREE, where
+    the second model reads a support too and no rule finds a contradiction."""
     if lexical.stance == Stance.REFUTE and modelled.stance != Stance.REFUTE:
         vetoes = [r for r in lexical.reasons if r in VETOES]
         if (
@@ -198,6 +200,17 @@ def combined(
         and modelled.score >= MODEL_AGREE
     ):
         return replace(modelled, confidence=Confidence.MEDIUM, reasons=[*modelled.reasons, "agree"])
+    if (
+        modelled.stance == second == Stance.SUPPORT
+        and modelled.confidence == Confidence.LOW
+        and modelled.score >= SECOND_AGREE
+        and not VETOES & set(lexical.reasons)
+    ):
+        # Both models read a support and no rule finds a contradiction: two readers trained
+        # apart agreeing, as for a refutation.
+        return replace(
+            modelled, confidence=Confidence.MEDIUM, reasons=[*modelled.reasons, "second", "agree"]
+        )
     return modelled
 
 
@@ -263,8 +276,8 @@ MODEL_HIGH = 0.95
 # A support the model leans to (at least this sure) that the lexical scorer also reads as a
 # high-confidence support: two readers that fail in different ways agreeing.
 MODEL_AGREE = 0.5
-# How sure the strong model must be of a refutation the fast model also reads for the two to
-# agree on one that counts (chosen on the calibration pairs, `bench/counting_bars.py`).
+# How sure the strong model must be of a refutation or a support the fast model also reads for
+# the two to agree on one that counts (chosen on the calibration pairs, `bench/counting_bars.py`).
 SECOND_AGREE = 0.6
 
 

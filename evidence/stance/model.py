@@ -53,8 +53,8 @@ class Reading:
     probabilities: dict[str, float]
     fast: str | None = None
     """Where the strong model read the sentence, the fast model's likeliest label for it: a
-    second reader, trained apart, whose agreement lets a refutation the strong model reads
-    count (`combine.combined`)."""
+    second reader, trained apart, whose agreement lets a refutation or a support the strong
+    model reads count below its bar (`combine.combined`)."""
 
 
 class StanceModel:

@@ -251,6 +251,25 @@ def test_a_refutation_both_readers_read_counts_and_one_the_fast_reader_misses_do
     assert fell.score < model_bars()[Stance.REFUTE]
 
 
+def test_a_support_both_readers_read_counts_and_one_the_fast_reader_misses_does_not() -> None:
+    """Two restatements the strong reader reads as supports below its support bar. Where the fast
+    reader reads the support too, it counts; where it reads neither, the support stays low."""
+    [flooded] = judge_sentences(
+        ClaimContext("The river flooded several villages last week."),
+        ["Several villages were left under water last week when the river burst its banks."],
+    )
+    [funding] = judge_sentences(
+        ClaimContext("The city council approved a new budget for public libraries."),
+        ["Councillors voted on Tuesday to back extra funding for the city's libraries."],
+    )
+
+    assert (flooded.stance, flooded.confidence) == (Stance.SUPPORT, Confidence.MEDIUM)
+    assert {"second", "agree"} <= set(flooded.reasons)
+    assert flooded.score < model_bars()[Stance.SUPPORT]  # the strong reader alone: no count
+    assert (funding.stance, funding.confidence) == (Stance.SUPPORT, Confidence.LOW)
+    assert "second" not in funding.reasons
+
+
 def test_readings_in_one_batch_match_readings_one_at_a_time() -> None:
     model = stance_model.get()
     assert model is not None

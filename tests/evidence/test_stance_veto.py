@@ -70,6 +70,27 @@ def test_two_readers_trained_apart_agree_on_a_refutation_that_counts() -> None:
     assert combine.combined(off, sure, second=Stance.REFUTE).stance == Stance.NEUTRAL
 
 
+def test_two_readers_trained_apart_agree_on_a_support_that_counts() -> None:
+    nothing = _judgement(Stance.NEUTRAL, 0.3, Confidence.LOW, [])
+    sure = _judgement(Stance.SUPPORT, combine.SECOND_AGREE, Confidence.LOW, ["model"])
+    combined = combine.combined(nothing, sure, second=Stance.SUPPORT)
+    assert (combined.stance, combined.confidence) == (Stance.SUPPORT, Confidence.MEDIUM)
+    assert {"second", "agree"} <= set(combined.reasons)
+    # Below the bar, or where the second reader reads no support, it does not count.
+    faint = _judgement(Stance.SUPPORT, combine.SECOND_AGREE - 0.01, Confidence.LOW, ["model"])
+    assert combine.combined(nothing, faint, second=Stance.SUPPORT).confidence == Confidence.LOW
+    for second in (None, Stance.NEUTRAL, Stance.REFUTE):
+        assert combine.combined(nothing, sure, second=second).confidence == Confidence.LOW
+    # A contradiction a rule finds stops it, whoever reads a support.
+    number = _judgement(Stance.REFUTE, 0.7, Confidence.HIGH, ["number_mismatch"])
+    assert combine.combined(number, sure, second=Stance.SUPPORT).stance == Stance.NEUTRAL
+    negated = _judgement(Stance.NEUTRAL, 0.3, Confidence.LOW, ["polarity"])
+    assert combine.combined(negated, sure, second=Stance.SUPPORT).confidence == Confidence.LOW
+    # Nor does a support of a sentence about something else count.
+    off = _judgement(Stance.NEUTRAL, 0.1, Confidence.LOW, [], relevance=RELEVANT - 0.1)
+    assert combine.combined(off, sure, second=Stance.SUPPORT).stance == Stance.NEUTRAL
+
+
 def test_the_date_rules_refutation_of_a_support_is_not_the_second_readers_to_stop() -> None:
     nothing = _judgement(Stance.SUPPORT, 0.5, Confidence.LOW, [])
     dated = _judgement(Stance.REFUTE, 0.97, Confidence.HIGH, ["model", "date_outside"])
