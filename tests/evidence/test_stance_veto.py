@@ -54,41 +54,37 @@ def test_a_refutation_the_second_reader_does_not_read_counts_only_as_it_did_with
         assert "second" not in agreed.reasons
 
 
-def test_two_readers_trained_apart_agree_on_a_refutation_that_counts() -> None:
-    nothing = _judgement(Stance.SUPPORT, 0.5, Confidence.LOW, [])
-    sure = _judgement(Stance.REFUTE, combine.SECOND_AGREE, Confidence.LOW, ["model"])
-    combined = combine.combined(nothing, sure, second=Stance.REFUTE)
-    assert (combined.stance, combined.confidence) == (Stance.REFUTE, Confidence.MEDIUM)
+@pytest.mark.parametrize(
+    ("label", "lexical"), [(Stance.REFUTE, Stance.SUPPORT), (Stance.SUPPORT, Stance.NEUTRAL)]
+)
+def test_two_readers_trained_apart_agree_on_a_reading_that_counts(label: str, lexical: str) -> None:
+    nothing = _judgement(lexical, 0.5, Confidence.LOW, [])
+    sure = _judgement(label, combine.SECOND_AGREE, Confidence.LOW, ["model"])
+    combined = combine.combined(nothing, sure, second=label)
+    assert (combined.stance, combined.confidence) == (label, Confidence.MEDIUM)
     assert {"second", "agree"} <= set(combined.reasons)
-    faint = _judgement(Stance.REFUTE, combine.SECOND_AGREE - 0.01, Confidence.LOW, ["model"])
-    assert combine.combined(nothing, faint, second=Stance.REFUTE).confidence == Confidence.LOW
+    # Below the bar, or where the second reader reads something else, it does not count.
+    faint = _judgement(label, combine.SECOND_AGREE - 0.01, Confidence.LOW, ["model"])
+    assert combine.combined(nothing, faint, second=label).confidence == Confidence.LOW
+    others: set[str | None] = {None, Stance.SUPPORT, Stance.REFUTE, Stance.NEUTRAL}
+    for second in others - {label}:
+        assert combine.combined(nothing, sure, second=second).confidence == Confidence.LOW
+    # Nor does a reading of a sentence about something else count, whoever reads it.
+    off = _judgement(Stance.NEUTRAL, 0.1, Confidence.LOW, [], relevance=RELEVANT - 0.1)
+    assert combine.combined(off, sure, second=label).stance == Stance.NEUTRAL
+
+
+def test_what_states_part_of_the_claim_or_contradicts_it_stops_two_readers_agreeing() -> None:
     # A sentence that states part of the claim is no refutation, whoever reads one.
     part = _judgement(Stance.SUPPORT, 0.5, Confidence.LOW, ["part"])
-    assert combine.combined(part, sure, second=Stance.REFUTE).stance == Stance.NEUTRAL
-    # Nor is one about something else.
-    off = _judgement(Stance.NEUTRAL, 0.1, Confidence.LOW, [], relevance=RELEVANT - 0.1)
-    assert combine.combined(off, sure, second=Stance.REFUTE).stance == Stance.NEUTRAL
-
-
-def test_two_readers_trained_apart_agree_on_a_support_that_counts() -> None:
-    nothing = _judgement(Stance.NEUTRAL, 0.3, Confidence.LOW, [])
-    sure = _judgement(Stance.SUPPORT, combine.SECOND_AGREE, Confidence.LOW, ["model"])
-    combined = combine.combined(nothing, sure, second=Stance.SUPPORT)
-    assert (combined.stance, combined.confidence) == (Stance.SUPPORT, Confidence.MEDIUM)
-    assert {"second", "agree"} <= set(combined.reasons)
-    # Below the bar, or where the second reader reads no support, it does not count.
-    faint = _judgement(Stance.SUPPORT, combine.SECOND_AGREE - 0.01, Confidence.LOW, ["model"])
-    assert combine.combined(nothing, faint, second=Stance.SUPPORT).confidence == Confidence.LOW
-    for second in (None, Stance.NEUTRAL, Stance.REFUTE):
-        assert combine.combined(nothing, sure, second=second).confidence == Confidence.LOW
-    # A contradiction a rule finds stops it, whoever reads a support.
+    refute = _judgement(Stance.REFUTE, combine.SECOND_AGREE, Confidence.LOW, ["model"])
+    assert combine.combined(part, refute, second=Stance.REFUTE).stance == Stance.NEUTRAL
+    # A contradiction a rule finds stops a support, whoever reads one.
+    support = _judgement(Stance.SUPPORT, combine.SECOND_AGREE, Confidence.LOW, ["model"])
     number = _judgement(Stance.REFUTE, 0.7, Confidence.HIGH, ["number_mismatch"])
-    assert combine.combined(number, sure, second=Stance.SUPPORT).stance == Stance.NEUTRAL
+    assert combine.combined(number, support, second=Stance.SUPPORT).stance == Stance.NEUTRAL
     negated = _judgement(Stance.NEUTRAL, 0.3, Confidence.LOW, ["polarity"])
-    assert combine.combined(negated, sure, second=Stance.SUPPORT).confidence == Confidence.LOW
-    # Nor does a support of a sentence about something else count.
-    off = _judgement(Stance.NEUTRAL, 0.1, Confidence.LOW, [], relevance=RELEVANT - 0.1)
-    assert combine.combined(off, sure, second=Stance.SUPPORT).stance == Stance.NEUTRAL
+    assert combine.combined(negated, support, second=Stance.SUPPORT).confidence == Confidence.LOW
 
 
 def test_the_date_rules_refutation_of_a_support_is_not_the_second_readers_to_stop() -> None:
