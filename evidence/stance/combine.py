@@ -138,12 +138,7 @@ def combined(
         )
     if modelled.stance == Stance.REFUTE:
         agreeing = [r for r in lexical.reasons if r in VETOES and r not in modelled.reasons]
-        if (
-            second == Stance.REFUTE
-            and modelled.confidence == Confidence.LOW
-            and modelled.score >= SECOND_AGREE
-            and "date_outside" not in modelled.reasons
-        ):
+        if second_agrees(modelled, second) and "date_outside" not in modelled.reasons:
             # Both models read a refutation of a sentence about the claim that states more than
             # part of it: two readers trained apart agreeing.
             return replace(
@@ -201,9 +196,8 @@ def combined(
     ):
         return replace(modelled, confidence=Confidence.MEDIUM, reasons=[*modelled.reasons, "agree"])
     if (
-        modelled.stance == second == Stance.SUPPORT
-        and modelled.confidence == Confidence.LOW
-        and modelled.score >= SECOND_AGREE
+        modelled.stance == Stance.SUPPORT
+        and second_agrees(modelled, second)
         and not VETOES & set(lexical.reasons)
     ):
         # Both models read a support and no rule finds a contradiction: two readers trained
@@ -279,6 +273,16 @@ MODEL_AGREE = 0.5
 # How sure the strong model must be of a refutation or a support the fast model also reads for
 # the two to agree on one that counts (chosen on the calibration pairs, `bench/counting_bars.py`).
 SECOND_AGREE = 0.6
+
+
+def second_agrees(modelled: Judgement, second: str | None) -> bool:
+    """Whether the second reader's likeliest label is the strong model's own, of a reading below
+    the strong model's bar that it is at least SECOND_AGREE sure of."""
+    return (
+        modelled.stance == second
+        and modelled.confidence == Confidence.LOW
+        and modelled.score >= SECOND_AGREE
+    )
 
 
 def model_bars() -> dict[str, float]:
