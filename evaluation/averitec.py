@@ -3,11 +3,12 @@ fact-checker asked and the answers they found on the web, every answer with its 
 
 The offline web: every answer becomes (part of) a page at its source's original URL, the
 Wayback Machine prefix removed and its capture time used as the page's date. A page holds only
-what a real page would: the answer text (a yes / no answer's explanation, without the bare
-"Yes" or "No" that is the annotator's verdict), and a title made from the URL's last path
-segment, or none. The annotator's question, which restates the claim, appears nowhere. Answers
-from one URL share one page. The fact-checking article that labelled a claim (the answer key)
-is never a page, nor is any other claim's. The claim date ends the claim's timeframe.
+what a real page would: the answer text, a paragraph for each of its lines (a yes / no answer's
+explanation, without the bare "Yes" or "No" that is the annotator's verdict), and a title made
+from the URL's last path segment, or none. The annotator's question, which restates the claim,
+appears nowhere. Answers from one URL share one page. The fact-checking article that labelled a
+claim (the answer key) is never a page, nor is any other claim's. The claim date ends the
+claim's timeframe.
 """
 
 from __future__ import annotations
@@ -95,17 +96,21 @@ _BARE = re.compile(r"^(?:yes|no)\W*$", re.IGNORECASE)
 _SLUG_WORD = re.compile(r"[a-z]{2,}", re.IGNORECASE)
 
 
-def answer_text(answer: dict[str, Any]) -> str:
-    """What a page would say of an answer: a yes / no answer's explanation alone (the bare
-    "Yes" / "No" is the annotator's verdict, not page text); otherwise the answer itself. An
-    answer that is nothing but "Yes" or "No" says nothing a page would: ""."""
-    text = " ".join(str(answer.get("answer") or "").split())
-    explanation = " ".join(str(answer.get("boolean_explanation") or "").split())
-    if explanation:
-        return explanation
-    if _BARE.match(text):
-        return ""
-    return text
+def answer_paragraphs(answer: dict[str, Any]) -> list[str]:
+    """What a page would say of an answer, one paragraph a line as the annotator copied it from
+    the page (a heading, a label and the sentence under them stay apart, as on the page): a
+    yes / no answer's explanation alone (the bare "Yes" / "No" is the annotator's verdict, not
+    page text); otherwise the answer itself. An answer that is nothing but "Yes" or "No" says
+    nothing a page would: no paragraph."""
+    explanation = str(answer.get("boolean_explanation") or "")
+    return _lines(explanation if explanation.strip() else str(answer.get("answer") or ""))
+
+
+def _lines(text: str) -> list[str]:
+    """The text's lines, each with its white space collapsed; blank ones and a bare "Yes" or
+    "No" left out."""
+    lines = (" ".join(part.split()) for part in text.splitlines())
+    return [line for line in lines if line and not _BARE.match(line)]
 
 
 def title_from_url(url: str) -> str:
@@ -178,7 +183,7 @@ def read_averitec(path: Path) -> Dataset:
                 kind = str(answer.get("answer_type") or "").strip().lower()
                 if kind in ANSWER_TYPES and kind not in types:
                     types.append(kind)
-                text = answer_text(answer)
+                paragraphs = answer_paragraphs(answer)
                 source, stamp = unarchive(str(answer.get("source_url") or ""))
                 canonical = _canonical(source)
                 if canonical is None:
@@ -187,7 +192,7 @@ def read_averitec(path: Path) -> Dataset:
                 if canonical in answer_keys:
                     skip("answers whose source is a fact-checking article")
                     continue
-                if not text:
+                if not paragraphs:
                     skip("answers with no text a page would hold (empty, or a bare Yes / No)")
                     continue
                 page = pages.get(canonical)
@@ -198,8 +203,9 @@ def read_averitec(path: Path) -> Dataset:
                     page.sections.append(WebSection("", []))
                 elif stamp is not None and (page.published is None or stamp < page.published):
                     page.published = stamp
-                if text not in page.sections[0].paragraphs:
-                    page.sections[0].paragraphs.append(text)
+                for paragraph in paragraphs:
+                    if paragraph not in page.sections[0].paragraphs:
+                        page.sections[0].paragraphs.append(paragraph)
                 if canonical not in urls:
                     urls.append(canonical)
         claims.append(

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluation.averitec import answer_text, read_averitec, title_from_url, unarchive
+from evaluation.averitec import answer_paragraphs, read_averitec, title_from_url, unarchive
 from evaluation.climate_fever import read_climate_fever
 from evaluation.covid_fact import read_covid_fact
 from evaluation.dataset import MODEL_CALIBRATION, UNSEEN
@@ -85,13 +85,26 @@ def test_a_page_title_comes_from_the_urls_slug_or_is_empty(url: str, title: str)
 
 
 def test_a_bare_yes_or_no_without_an_explanation_is_no_page_text() -> None:
-    assert answer_text({"answer": "No", "answer_type": "Boolean"}) == ""
-    assert answer_text({"answer": "Yes.", "boolean_explanation": "It did, on 3 May."}) == (
+    assert answer_paragraphs({"answer": "No", "answer_type": "Boolean"}) == []
+    assert answer_paragraphs({"answer": "Yes.", "boolean_explanation": "It did, on 3 May."}) == [
         "It did, on 3 May."
-    )
-    assert answer_text({"answer": "Nobody knows where it came from."}) == (
+    ]
+    assert answer_paragraphs({"answer": "Nobody knows  where it came from."}) == [
         "Nobody knows where it came from."
-    )
+    ]
+
+
+def test_an_answers_lines_stay_apart_as_on_the_page() -> None:
+    """A heading copied with the sentence under it is not one sentence with it: each line of an
+    answer is a paragraph of its page, and the page reads them apart."""
+    answer = {
+        "answer": "Ghana \u2013 Level 3 Reconsider Travel C U H\n\n"
+        "Reconsider travel to Ghana due to COVID-19.\nYes",
+    }
+    assert answer_paragraphs(answer) == [
+        "Ghana \u2013 Level 3 Reconsider Travel C U H",
+        "Reconsider travel to Ghana due to COVID-19.",
+    ]
 
 
 def test_each_claim_records_its_answer_types() -> None:
